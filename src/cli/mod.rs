@@ -1,0 +1,414 @@
+//! Command-line arguments (clap derive) and the `Plan` they become: the
+//! expensive engines (OpenCC tables, jieba with our dictionaries, the entity
+//! lexicon, the thread pool) built once and lent to a subcommand.
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use zhnovel::analysis::{CountOptions, Engines, ReadOptions};
+use zhnovel::chapter::HeadingMatcher;
+use zhnovel::decode::encoding_for_name;
+use zhnovel::entity::{Lexicon, Recognizer};
+use zhnovel::output::TableFormat;
+use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
+use zhnovel::segment::Segmenter;
+use zhnovel::stats::Window;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "zhnovel",
+    version,
+    about = "Who fights whom, where, and how often: people, places, armies and factions in Chinese novels",
+    after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze 我的小说.txt -o out/ --threads 2\n  zhnovel entities 第一章.txt\n  zhnovel convert --config t2s 繁體.txt -o 简体.txt\n  zhnovel segment --pos 第一章.txt"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Worker threads (default: all cores). Tables are identical for any count.
+    #[arg(long, global = true)]
+    pub threads: Option<usize>,
+    /// Print nothing on stderr but errors.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Analyze a book (files, folders or -) and write its tables into a folder.
+    #[command(
+        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze --books shelf/ -o out/"
+    )]
+    Analyze(AnalyzeArgs),
+    /// Split a whole-novel file into one UTF-8 file per chapter.
+    #[command(after_help = "Example:\n  zhnovel split 水浒传.txt -o chapters/")]
+    Split(SplitArgs),
+    /// Convert between Traditional and Simplified script (OpenCC).
+    #[command(
+        after_help = "Examples:\n  zhnovel convert 繁體.txt\n  zhnovel convert --config s2t 简体.txt -o 繁體.txt"
+    )]
+    Convert(ConvertArgs),
+    /// Cut text into words, like jieba's command line.
+    #[command(
+        after_help = "Examples:\n  zhnovel segment 第一章.txt\n  echo 耶律大石率军至居庸关 | zhnovel segment --pos"
+    )]
+    Segment(SegmentArgs),
+    /// List candidate new words (names) found in the text, with scores.
+    #[command(
+        after_help = "Examples:\n  zhnovel discover novel.txt\n  zhnovel discover novel.txt --format dict > my.dict"
+    )]
+    Discover(DiscoverArgs),
+    /// Print the entity table of the input on stdout.
+    #[command(after_help = "Example:\n  zhnovel entities 第一章.txt")]
+    Entities(EntitiesArgs),
+    /// Score the recognizer against an answer key (precision, recall, F1 per type).
+    #[command(
+        after_help = "Example:\n  zhnovel eval --gold tests/data/seeds-entities.csv corpus/seeds/"
+    )]
+    Eval(EvalArgs),
+}
+
+/// How inputs are read and normalized.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// Force an encoding (utf-8, utf-16le, utf-16be, gb18030, gbk, big5) instead of detecting it.
+    #[arg(long)]
+    pub encoding: Option<String>,
+    /// Replace undecodable bytes instead of stopping at them.
+    #[arg(long)]
+    pub lossy: bool,
+    /// Regex matched against each trimmed line to find chapter headings.
+    #[arg(long, value_name = "REGEX")]
+    pub chapter_pattern: Option<String>,
+    /// Script conversion for analysis.
+    #[arg(long, value_enum, default_value_t = ToSimplified::T2s)]
+    pub convert: ToSimplified,
+    /// An OpenCC JSON configuration file to use instead of --convert.
+    #[arg(long, value_name = "FILE")]
+    pub opencc_config: Option<PathBuf>,
+}
+
+/// Dictionaries for segmentation and entities.
+#[derive(Args, Debug, Clone)]
+pub struct LexiconArgs {
+    /// A jieba user dictionary (`word freq tag` lines); repeatable.
+    #[arg(long = "dict", value_name = "FILE")]
+    pub dicts: Vec<PathBuf>,
+    /// Aliases: canonical name, then its aliases, tab-separated; repeatable.
+    #[arg(long = "aliases", value_name = "FILE")]
+    pub aliases: Vec<PathBuf>,
+    /// Turn off jieba's HMM for unknown words.
+    #[arg(long)]
+    pub no_hmm: bool,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToSimplified {
+    T2s,
+    Tw2s,
+    Hk2s,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnyConfig {
+    T2s,
+    S2t,
+    Tw2s,
+    S2tw,
+    Hk2s,
+    S2hk,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptOut {
+    Simplified,
+    Traditional,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatArg {
+    Csv,
+    Tsv,
+    Jsonl,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Files, folders (every .txt inside, in natural order) or - for stdin.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output folder (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Each top-level file or folder of each PATH is a separate book.
+    #[arg(long)]
+    pub books: bool,
+    /// Write into a non-empty folder that zhnovel did not create.
+    #[arg(long)]
+    pub force: bool,
+    /// Analyze the other files when one fails (the exit code still says it failed).
+    #[arg(long)]
+    pub keep_going: bool,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+/// What the tables hold and how they are written.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Co-occurrence window: sentence, paragraph, chapter, or N characters.
+    #[arg(long, default_value = "paragraph", value_parser = parse_window)]
+    pub window: Window,
+    /// Leave out words and pairs counted fewer times than this.
+    #[arg(long, default_value_t = 1)]
+    pub min_count: u64,
+    /// Keep punctuation-free stopwords in frequency tables.
+    #[arg(long)]
+    pub all_words: bool,
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
+    /// CSV without the UTF-8 byte-order mark.
+    #[arg(long)]
+    pub no_bom: bool,
+    /// Script of entity names in the tables (original spellings stay as written).
+    #[arg(long, value_enum, default_value_t = ScriptOut::Simplified)]
+    pub script: ScriptOut,
+}
+
+fn parse_window(s: &str) -> Result<Window, String> {
+    Window::parse(s).ok_or_else(|| {
+        format!("'{s}' is not sentence, paragraph, chapter or a number of characters")
+    })
+}
+
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// A whole-novel text file.
+    pub novel: PathBuf,
+    /// Folder for the chapter files.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Write into a non-empty folder.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// OpenCC configuration.
+    #[arg(long, value_enum, default_value_t = AnyConfig::T2s)]
+    pub config: AnyConfig,
+    /// An OpenCC JSON configuration file instead of --config.
+    #[arg(long, value_name = "FILE")]
+    pub opencc_config: Option<PathBuf>,
+    /// Input file (default: stdin).
+    pub file: Option<PathBuf>,
+    /// Output file (default: stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Force the input encoding.
+    #[arg(long)]
+    pub encoding: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct SegmentArgs {
+    /// Input file (default: stdin).
+    pub file: Option<PathBuf>,
+    /// Print word/tag.
+    #[arg(long)]
+    pub pos: bool,
+    /// Word separator.
+    #[arg(short = 'd', long, default_value = " ")]
+    pub delimiter: String,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiscoverFormat {
+    Csv,
+    Tsv,
+    Dict,
+}
+
+#[derive(Args, Debug)]
+pub struct DiscoverArgs {
+    /// Files or folders (one book).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// csv/tsv with scores, or `dict`: jieba user-dictionary lines.
+    #[arg(long, value_enum, default_value_t = DiscoverFormat::Csv)]
+    pub format: DiscoverFormat,
+    /// How many candidates at most.
+    #[arg(long, default_value_t = 200)]
+    pub top: usize,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct EntitiesArgs {
+    /// Files or folders (one book).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// Answer key CSV: file,type,canonical,aliases,required,note.
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// Files or folders; each file is scored on its own.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+/// Everything expensive, built once from the arguments and lent by reference.
+pub struct Plan {
+    pub converter: Box<dyn Converter>,
+    pub display: Option<Box<dyn Converter>>,
+    pub segmenter: Segmenter,
+    pub recognizer: Recognizer,
+    pub stopwords: HashSet<String>,
+    pub read: ReadOptions,
+    pub count: CountOptions,
+    pub format: TableFormat,
+}
+
+impl Plan {
+    /// Builds the engines a book analysis needs.
+    pub fn new(
+        input: &InputArgs,
+        lexicon: &LexiconArgs,
+        table: Option<&TableArgs>,
+    ) -> Result<Plan> {
+        let converter = make_converter(input)?;
+        let mut segmenter = Segmenter::new(!lexicon.no_hmm);
+        for path in &lexicon.dicts {
+            segmenter.load_user_dict(path)?;
+        }
+        let mut lex = Lexicon::builtin();
+        for path in &lexicon.aliases {
+            lex.add_aliases_file(path)?;
+        }
+        let stopwords = lex.stopwords().clone();
+        let display = match table.map(|t| t.script) {
+            Some(ScriptOut::Traditional) => {
+                Some(Box::new(FerrousConverter::new(ScriptConfig::S2t)?) as Box<dyn Converter>)
+            }
+            _ => None,
+        };
+        let format = match table.map(|t| (t.format, t.no_bom)) {
+            Some((FormatArg::Tsv, _)) => TableFormat::Tsv,
+            Some((FormatArg::Jsonl, _)) => TableFormat::Jsonl,
+            Some((FormatArg::Csv, no_bom)) => TableFormat::Csv { bom: !no_bom },
+            None => TableFormat::Csv { bom: true },
+        };
+        let count = match table {
+            Some(t) => CountOptions {
+                window: t.window,
+                min_count: t.min_count,
+                all_words: t.all_words,
+            },
+            None => CountOptions {
+                window: Window::Paragraph,
+                min_count: 1,
+                all_words: false,
+            },
+        };
+        Ok(Plan {
+            converter,
+            display,
+            segmenter,
+            recognizer: Recognizer::new(lex),
+            stopwords,
+            read: read_options(input)?,
+            count,
+            format,
+        })
+    }
+
+    pub fn engines(&self) -> Engines<'_> {
+        Engines {
+            converter: self.converter.as_ref(),
+            segmenter: &self.segmenter,
+            recognizer: &self.recognizer,
+            stopwords: &self.stopwords,
+            display: self.display.as_deref(),
+        }
+    }
+}
+
+pub fn read_options(input: &InputArgs) -> Result<ReadOptions> {
+    let encoding = input
+        .encoding
+        .as_deref()
+        .map(encoding_for_name)
+        .transpose()?;
+    let headings = match &input.chapter_pattern {
+        Some(p) => HeadingMatcher::custom(p)?,
+        None => HeadingMatcher::default(),
+    };
+    Ok(ReadOptions {
+        encoding,
+        lossy: input.lossy,
+        headings,
+    })
+}
+
+/// The converter to Simplified for analysis.
+pub fn make_converter(input: &InputArgs) -> Result<Box<dyn Converter>> {
+    let config = match input.convert {
+        ToSimplified::T2s => ScriptConfig::T2s,
+        ToSimplified::Tw2s => ScriptConfig::Tw2s,
+        ToSimplified::Hk2s => ScriptConfig::Hk2s,
+    };
+    converter_for(config, input.opencc_config.as_deref())
+}
+
+/// The configured engine: ferrous-opencc by default, libopencc with the
+/// `system-opencc` feature.
+pub fn converter_for(
+    config: ScriptConfig,
+    file: Option<&std::path::Path>,
+) -> Result<Box<dyn Converter>> {
+    #[cfg(feature = "system-opencc")]
+    {
+        use zhnovel::script::SystemConverter;
+        Ok(match file {
+            Some(f) => Box::new(SystemConverter::from_file(f)?),
+            None => Box::new(SystemConverter::new(config)?),
+        })
+    }
+    #[cfg(not(feature = "system-opencc"))]
+    {
+        Ok(match file {
+            Some(f) => {
+                Box::new(FerrousConverter::from_file(f).with_context(|| "loading --opencc-config")?)
+            }
+            None => Box::new(FerrousConverter::new(config)?),
+        })
+    }
+}

@@ -1,0 +1,240 @@
+//! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
+
+use crate::cli::{AnalyzeArgs, Plan};
+use crate::cmd::progress_bar;
+use anyhow::Result;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+use zhnovel::analysis::{analyze_book, load_book, BookTables};
+use zhnovel::input::{collect_sources, natural_cmp, SourcePath};
+use zhnovel::output::{
+    prepare_output_dir, write_manifest, write_table, Columns, Manifest, TableFormat,
+};
+
+pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
+    prepare_output_dir(&args.output, args.force)?;
+    let plan = Plan::new(&args.input, &args.lexicon, Some(&args.table))?;
+    let books = if args.books {
+        shelf_books(&args.paths)?
+    } else {
+        vec![(String::new(), collect_sources(&args.paths)?)]
+    };
+    let mut failed = false;
+    let mut shelf = ShelfTables::default();
+    for (name, sources) in &books {
+        let dir = if name.is_empty() {
+            args.output.clone()
+        } else {
+            let dir = args.output.join(name);
+            prepare_output_dir(&dir, true)?;
+            dir
+        };
+        let (chapters, errors) = load_book(sources, &plan.read, plan.converter.as_ref());
+        if !errors.is_empty() && !args.keep_going {
+            let first = errors.into_iter().next().expect("not empty");
+            return Err(first.into());
+        }
+        for e in &errors {
+            eprintln!("zhnovel: {e}");
+            failed = true;
+        }
+        if chapters.is_empty() {
+            continue;
+        }
+        let bar = progress_bar(
+            chapters.len(),
+            quiet,
+            if name.is_empty() { "analyze" } else { name },
+        );
+        let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
+        bar.finish_and_clear();
+        write_book(&dir, plan.format, &tables)?;
+        if !name.is_empty() {
+            shelf.add(name, &tables);
+        }
+        // The book's intermediate data is dropped here, before the next book.
+    }
+    if args.books {
+        shelf.write(&args.output, plan.format)?;
+    }
+    let manifest = Manifest {
+        tool: "zhnovel",
+        version: env!("CARGO_PKG_VERSION"),
+        inputs: args.paths.iter().map(|p| p.display().to_string()).collect(),
+        options: options_json(args),
+        time: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    };
+    write_manifest(&args.output, &manifest)?;
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes a book's five tables, each by its own writer, concurrently.
+pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()> {
+    let ((entities, mentions), (cooccurrence, (frequency, chapters))) = rayon::join(
+        || {
+            rayon::join(
+                || write_table(dir, "entities", format, &t.entities),
+                || write_table(dir, "mentions", format, &t.mentions),
+            )
+        },
+        || {
+            rayon::join(
+                || write_table(dir, "cooccurrence", format, &t.cooccurrence),
+                || {
+                    rayon::join(
+                        || write_table(dir, "frequency", format, &t.frequency),
+                        || write_table(dir, "chapters", format, &t.chapters),
+                    )
+                },
+            )
+        },
+    );
+    for written in [entities, mentions, cooccurrence, frequency, chapters] {
+        written?;
+    }
+    Ok(())
+}
+
+fn options_json(args: &AnalyzeArgs) -> serde_json::Value {
+    serde_json::json!({
+        "books": args.books,
+        "window": args.table.window.name(),
+        "min_count": args.table.min_count,
+        "all_words": args.table.all_words,
+        "format": format!("{:?}", args.table.format).to_lowercase(),
+        "bom": !args.table.no_bom,
+        "script": format!("{:?}", args.table.script).to_lowercase(),
+        "convert": format!("{:?}", args.input.convert).to_lowercase(),
+        "opencc_config": args.input.opencc_config,
+        "encoding": args.input.encoding,
+        "lossy": args.input.lossy,
+        "chapter_pattern": args.input.chapter_pattern,
+        "dict": args.lexicon.dicts,
+        "aliases": args.lexicon.aliases,
+        "hmm": !args.lexicon.no_hmm,
+    })
+}
+
+/// `--books`: each top-level file or folder inside each path is one book,
+/// named by its file stem or folder name.
+fn shelf_books(paths: &[PathBuf]) -> Result<Vec<(String, Vec<SourcePath>)>> {
+    let mut books = Vec::new();
+    for path in paths {
+        let entries =
+            std::fs::read_dir(path).map_err(|_| zhnovel::Error::Missing { path: path.clone() })?;
+        let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        items
+            .retain(|p| p.is_dir() || p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")));
+        items.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
+        for item in items {
+            let name = item
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default();
+            books.push((name, collect_sources(&[item])?));
+        }
+    }
+    if books.is_empty() {
+        return Err(zhnovel::Error::NoText {
+            path: paths[0].clone(),
+        }
+        .into());
+    }
+    Ok(books)
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct BookRow {
+    book: String,
+    chapters: usize,
+    characters: usize,
+    words: usize,
+    entities: usize,
+    mentions: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ShelfEntityRow {
+    entity: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    count: u64,
+    books: u64,
+    chapters: u64,
+}
+
+impl Columns for BookRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "book",
+        "chapters",
+        "characters",
+        "words",
+        "entities",
+        "mentions",
+    ];
+}
+impl Columns for ShelfEntityRow {
+    const COLUMNS: &'static [&'static str] = &["entity", "type", "count", "books", "chapters"];
+}
+
+/// Corpus-level tables of a shelf: small per-book summaries, kept while the
+/// books' own data is released.
+#[derive(Default)]
+struct ShelfTables {
+    books: Vec<BookRow>,
+    entities: HashMap<(String, &'static str), (u64, u64, u64)>,
+}
+
+impl ShelfTables {
+    fn add(&mut self, name: &str, t: &BookTables) {
+        self.books.push(BookRow {
+            book: name.to_string(),
+            chapters: t.chapters.len(),
+            characters: t.chapters.iter().map(|c| c.characters).sum(),
+            words: t.chapters.iter().map(|c| c.words).sum(),
+            entities: t.entities.len(),
+            mentions: t.mentions.len(),
+        });
+        for e in &t.entities {
+            let s = self.entities.entry((e.entity.clone(), e.kind)).or_default();
+            s.0 += e.count;
+            s.1 += 1;
+            s.2 += e.chapters;
+        }
+    }
+
+    fn write(self, dir: &Path, format: TableFormat) -> Result<()> {
+        write_table(dir, "books", format, &self.books)?;
+        let mut rows: Vec<ShelfEntityRow> = self
+            .entities
+            .into_iter()
+            .map(
+                |((entity, kind), (count, books, chapters))| ShelfEntityRow {
+                    entity,
+                    kind,
+                    count,
+                    books,
+                    chapters,
+                },
+            )
+            .collect();
+        rows.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then_with(|| a.entity.cmp(&b.entity))
+                .then_with(|| a.kind.cmp(b.kind))
+        });
+        write_table(dir, "entities", format, &rows)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,92 @@
+//! `zhnovel discover`: candidate new words with their scores and guessed
+//! type, as a table or as jieba user-dictionary lines to review and keep.
+
+use crate::cli::{DiscoverArgs, DiscoverFormat, Plan};
+use crate::cmd::read_book;
+use anyhow::Result;
+use serde::Serialize;
+use std::io::Write;
+use std::process::ExitCode;
+use zhnovel::entity::EntityType;
+use zhnovel::output::{write_rows, Columns, TableFormat};
+
+#[derive(Serialize)]
+struct CandidateRow {
+    word: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    count: u64,
+    cohesion: String,
+    left_entropy: String,
+    right_entropy: String,
+    score: String,
+}
+
+impl Columns for CandidateRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "word",
+        "type",
+        "count",
+        "cohesion",
+        "left_entropy",
+        "right_entropy",
+        "score",
+    ];
+}
+
+pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
+    let plan = Plan::new(&args.input, &args.lexicon, None)?;
+    let chapters = read_book(&plan, &args.paths)?;
+    let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
+    let candidates = plan.recognizer.candidates(&texts);
+    let top = candidates.into_iter().take(args.top);
+    let out = std::io::stdout().lock();
+    let write_err = |source| zhnovel::Error::Write {
+        path: "-".into(),
+        source,
+    };
+    match args.format {
+        DiscoverFormat::Dict => {
+            let mut out = std::io::BufWriter::new(out);
+            for c in top {
+                // Frequency: enough for jieba to keep the word whole.
+                let freq = plan
+                    .segmenter
+                    .jieba()
+                    .suggest_freq(&c.word)
+                    .max(c.count as usize * 10);
+                writeln!(out, "{} {} {}", c.word, freq, pos_tag(c.kind)).map_err(write_err)?;
+            }
+            out.flush().map_err(write_err)?;
+        }
+        f => {
+            let rows: Vec<CandidateRow> = top
+                .map(|c| CandidateRow {
+                    word: c.word,
+                    kind: c.kind.map_or("", EntityType::as_str),
+                    count: c.count,
+                    cohesion: format!("{:.3}", c.cohesion),
+                    left_entropy: format!("{:.3}", c.left_entropy),
+                    right_entropy: format!("{:.3}", c.right_entropy),
+                    score: format!("{:.3}", c.score),
+                })
+                .collect();
+            let format = if f == DiscoverFormat::Tsv {
+                TableFormat::Tsv
+            } else {
+                TableFormat::Csv { bom: false }
+            };
+            write_rows(out, format, &rows).map_err(write_err)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pos_tag(kind: Option<EntityType>) -> &'static str {
+    match kind {
+        Some(EntityType::Person) => "nr",
+        Some(EntityType::Place) => "ns",
+        Some(EntityType::Army) | Some(EntityType::Faction) => "nt",
+        None => "n",
+    }
+}

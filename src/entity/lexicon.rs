@@ -1,0 +1,453 @@
+//! Lexicon: our general-knowledge word lists from `dict/` (embedded in the
+//! binary, so an installed `zhnovel` needs no data files) plus the user's
+//! alias files. It only parses and holds the lists; the recognizer decides
+//! what they mean.
+//!
+//! | file                 | format                               | used for                              |
+//! |----------------------|--------------------------------------|---------------------------------------|
+//! | `surnames.txt`       | `surname<TAB>weight` (1–3)           | surname prior of person names         |
+//! | `titles.txt`         | `title<TAB>pre\|post\|both`          | title contexts; titles are not names  |
+//! | `generic.txt`        | one word a line                      | words that are never entities         |
+//! | `place_suffixes.txt` | `suffix<TAB>class<TAB>weight`        | place names by suffix (锦州, 燕山)     |
+//! | `army_suffixes.txt`  | `suffix<TAB>weight`                  | army names (契丹兵, 北平军)           |
+//! | `factions.txt`       | jieba `word freq tag`                | polities and peoples (契丹, 宋)       |
+//! | `places.txt`         | jieba `word freq tag`                | well-known historical places          |
+//! | `stopwords.txt`      | one word a line                      | frequency tables (not the recognizer) |
+//! | `aliases.tsv`        | `canonical<TAB>alias<TAB>…`          | one entity under several names        |
+//! | `cues.txt`           | `cue<TAB>class<TAB>weight`           | context cues (道, 率兵, 前往 …)       |
+//!
+//! Lines starting with `#` and blank lines are skipped everywhere.
+
+use crate::error::{Error, Result};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+/// The built-in files, by name, as compiled into the binary.
+const SURNAMES: &str = include_str!("../../dict/surnames.txt");
+const TITLES: &str = include_str!("../../dict/titles.txt");
+const GENERIC: &str = include_str!("../../dict/generic.txt");
+const PLACE_SUFFIXES: &str = include_str!("../../dict/place_suffixes.txt");
+const ARMY_SUFFIXES: &str = include_str!("../../dict/army_suffixes.txt");
+const FACTIONS: &str = include_str!("../../dict/factions.txt");
+const PLACES: &str = include_str!("../../dict/places.txt");
+const STOPWORDS: &str = include_str!("../../dict/stopwords.txt");
+const ALIASES: &str = include_str!("../../dict/aliases.tsv");
+const CUES: &str = include_str!("../../dict/cues.txt");
+
+/// Where a title stands relative to the name it qualifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TitlePosition {
+    /// 太尉高俅
+    Pre,
+    /// 曹丞相, 宋公明哥哥
+    Post,
+    Both,
+}
+
+impl TitlePosition {
+    pub fn before_name(self) -> bool {
+        matches!(self, TitlePosition::Pre | TitlePosition::Both)
+    }
+
+    pub fn after_name(self) -> bool {
+        matches!(self, TitlePosition::Post | TitlePosition::Both)
+    }
+}
+
+/// The class of a place suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaceClass {
+    /// 州 府 县 城 寨 …
+    Admin,
+    /// 山 关 河 口 谷 …
+    Terrain,
+    /// 寺 庙 宫 楼 …
+    Building,
+}
+
+/// A place suffix with its class and weight (3 strong, 1 weak).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlaceSuffix {
+    pub class: PlaceClass,
+    pub weight: u8,
+}
+
+/// What a context cue says about the word next to it (see `dict/cues.txt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CueClass {
+    /// After a person: speech (道, 笑道, 曰).
+    Say,
+    /// After a person: action (率兵, 领着).
+    Act,
+    /// Before a person: command or object (令, 遣, 擒).
+    Cmd,
+    /// Before a place: movement (到, 前往, 攻打).
+    Mov,
+    /// After a place: location (城下, 一带, 之战).
+    Loc,
+    /// An adverb that may stand between a name and its cue (也, 便, 急忙).
+    Adv,
+    /// A function character that never starts or ends a name (的, 了, 与).
+    Bnd,
+}
+
+impl CueClass {
+    fn parse(s: &str) -> Option<CueClass> {
+        Some(match s {
+            "say" => CueClass::Say,
+            "act" => CueClass::Act,
+            "cmd" => CueClass::Cmd,
+            "mov" => CueClass::Mov,
+            "loc" => CueClass::Loc,
+            "adv" => CueClass::Adv,
+            "bnd" => CueClass::Bnd,
+            _ => return None,
+        })
+    }
+}
+
+/// A cue with its strength (1 weak, 3 strong).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cue {
+    pub class: CueClass,
+    pub weight: u8,
+}
+
+/// The word lists the recognizer and the frequency tables use.
+#[derive(Debug, Clone, Default)]
+pub struct Lexicon {
+    stopwords: HashSet<String>,
+    /// (canonical, aliases) pairs from dict/aliases.tsv and user files.
+    pub aliases: Vec<(String, Vec<String>)>,
+    /// Surname → weight 1–3 (single and compound).
+    pub surnames: HashMap<String, u8>,
+    pub titles: HashMap<String, TitlePosition>,
+    /// Words that are never entities.
+    pub generic: HashSet<String>,
+    pub place_suffixes: HashMap<String, PlaceSuffix>,
+    /// Army suffix → weight 1–3.
+    pub army_suffixes: HashMap<String, u8>,
+    /// Polities and peoples (multi-character names and single-character ones).
+    pub factions: HashSet<String>,
+    /// Well-known historical places.
+    pub places: HashSet<String>,
+    /// Context cues: a word may carry several classes (到: movement before a
+    /// place, action after a person).
+    pub cues: HashMap<String, Vec<Cue>>,
+}
+
+impl Lexicon {
+    /// The lists built into the binary from `dict/`.
+    pub fn builtin() -> Lexicon {
+        Lexicon::from_texts(&BuiltinTexts::default())
+            .expect("built-in dictionaries are well-formed")
+    }
+
+    /// An empty lexicon (no lists at all); for tests and for callers that
+    /// want to bring every list themselves.
+    pub fn empty() -> Lexicon {
+        Lexicon::default()
+    }
+
+    fn from_texts(t: &BuiltinTexts) -> Result<Lexicon> {
+        let mut lex = Lexicon::default();
+        lex.add_surnames(Path::new("dict/surnames.txt"), t.surnames)?;
+        lex.add_titles(Path::new("dict/titles.txt"), t.titles)?;
+        lex.generic.extend(words(t.generic));
+        lex.add_place_suffixes(Path::new("dict/place_suffixes.txt"), t.place_suffixes)?;
+        lex.add_army_suffixes(Path::new("dict/army_suffixes.txt"), t.army_suffixes)?;
+        lex.factions.extend(jieba_words(t.factions));
+        lex.places.extend(jieba_words(t.places));
+        lex.stopwords.extend(words(t.stopwords));
+        lex.add_aliases_text(Path::new("dict/aliases.tsv"), t.aliases)?;
+        lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
+        Ok(lex)
+    }
+
+    /// Words left out of frequency tables unless `--all-words`.
+    pub fn stopwords(&self) -> &HashSet<String> {
+        &self.stopwords
+    }
+
+    /// Adds a user alias file: canonical name, then aliases, tab-separated.
+    pub fn add_aliases_file(&mut self, path: &Path) -> Result<()> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| Error::Invalid {
+            path: path.to_path_buf(),
+            message: format!(
+                "alias file is not UTF-8 (byte offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        })?;
+        self.add_aliases_text(path, &text)
+    }
+
+    /// Adds alias lines (`canonical<TAB>alias<TAB>…`); `path` names the source in errors.
+    pub fn add_aliases_text(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let fields: Vec<&str> = line
+                .split('\t')
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .collect();
+            if fields.len() < 2 {
+                return Err(dict_error(
+                    path,
+                    line_no,
+                    "expected a canonical name and at least one alias, tab-separated",
+                ));
+            }
+            self.aliases.push((
+                fields[0].to_string(),
+                fields[1..].iter().map(|s| s.to_string()).collect(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds `surname<TAB>weight` lines.
+    pub fn add_surnames(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let (word, rest) = split_tab(line);
+            let weight = parse_weight(path, line_no, rest)?;
+            self.surnames.insert(word.to_string(), weight);
+        }
+        Ok(())
+    }
+
+    /// Adds `title<TAB>pre|post|both` lines.
+    pub fn add_titles(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let (word, rest) = split_tab(line);
+            let pos = match rest.trim() {
+                "pre" => TitlePosition::Pre,
+                "post" => TitlePosition::Post,
+                "both" | "" => TitlePosition::Both,
+                other => {
+                    return Err(dict_error(
+                        path,
+                        line_no,
+                        &format!("title position must be pre, post or both, not '{other}'"),
+                    ))
+                }
+            };
+            self.titles.insert(word.to_string(), pos);
+        }
+        Ok(())
+    }
+
+    /// Adds `suffix<TAB>class<TAB>weight` lines.
+    pub fn add_place_suffixes(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+            let [word, class, weight] = fields.as_slice() else {
+                return Err(dict_error(
+                    path,
+                    line_no,
+                    "expected suffix<TAB>class<TAB>weight",
+                ));
+            };
+            let class = match *class {
+                "admin" => PlaceClass::Admin,
+                "terrain" => PlaceClass::Terrain,
+                "building" => PlaceClass::Building,
+                other => {
+                    return Err(dict_error(
+                        path,
+                        line_no,
+                        &format!("place class must be admin, terrain or building, not '{other}'"),
+                    ))
+                }
+            };
+            let weight = parse_weight(path, line_no, weight)?;
+            self.place_suffixes
+                .insert(word.to_string(), PlaceSuffix { class, weight });
+        }
+        Ok(())
+    }
+
+    /// Adds `suffix<TAB>weight` lines.
+    pub fn add_army_suffixes(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let (word, rest) = split_tab(line);
+            let weight = parse_weight(path, line_no, rest)?;
+            self.army_suffixes.insert(word.to_string(), weight);
+        }
+        Ok(())
+    }
+
+    /// Adds `cue<TAB>class<TAB>weight` lines.
+    pub fn add_cues(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+            let [word, class, weight] = fields.as_slice() else {
+                return Err(dict_error(
+                    path,
+                    line_no,
+                    "expected cue<TAB>class<TAB>weight",
+                ));
+            };
+            let class = CueClass::parse(class).ok_or_else(|| {
+                dict_error(
+                    path,
+                    line_no,
+                    &format!(
+                        "cue class must be say, act, cmd, mov, loc, adv or bnd, not '{class}'"
+                    ),
+                )
+            })?;
+            let weight = parse_weight(path, line_no, weight)?;
+            let entry = self.cues.entry(word.to_string()).or_default();
+            entry.retain(|c| c.class != class);
+            entry.push(Cue { class, weight });
+        }
+        Ok(())
+    }
+
+    /// The weight (1–3) of `word` as a cue of `class`, or 0.
+    pub fn cue(&self, word: &str, class: CueClass) -> u8 {
+        self.cues
+            .get(word)
+            .and_then(|cs| cs.iter().find(|c| c.class == class))
+            .map_or(0, |c| c.weight)
+    }
+}
+
+/// The built-in file texts (a struct so tests can swap one).
+struct BuiltinTexts {
+    surnames: &'static str,
+    titles: &'static str,
+    generic: &'static str,
+    place_suffixes: &'static str,
+    army_suffixes: &'static str,
+    factions: &'static str,
+    places: &'static str,
+    stopwords: &'static str,
+    aliases: &'static str,
+    cues: &'static str,
+}
+
+impl Default for BuiltinTexts {
+    fn default() -> Self {
+        BuiltinTexts {
+            surnames: SURNAMES,
+            titles: TITLES,
+            generic: GENERIC,
+            place_suffixes: PLACE_SUFFIXES,
+            army_suffixes: ARMY_SUFFIXES,
+            factions: FACTIONS,
+            places: PLACES,
+            stopwords: STOPWORDS,
+            aliases: ALIASES,
+            cues: CUES,
+        }
+    }
+}
+
+/// Non-blank, non-comment lines with their 1-based numbers, BOM and
+/// trailing whitespace removed.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let line = line.trim_start_matches('\u{FEFF}').trim_end();
+        let trimmed = line.trim_start();
+        (!trimmed.is_empty() && !trimmed.starts_with('#')).then_some((i + 1, trimmed))
+    })
+}
+
+/// One word a line.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    lines(text).map(|(_, l)| l.split_whitespace().next().unwrap_or(l).to_string())
+}
+
+/// The words of a jieba `word freq tag` list.
+fn jieba_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    lines(text).filter_map(|(_, l)| l.split_whitespace().next().map(str::to_string))
+}
+
+fn split_tab(line: &str) -> (&str, &str) {
+    match line.split_once('\t') {
+        Some((w, rest)) => (w.trim(), rest.trim()),
+        None => match line.split_once(char::is_whitespace) {
+            Some((w, rest)) => (w.trim(), rest.trim()),
+            None => (line.trim(), ""),
+        },
+    }
+}
+
+fn parse_weight(path: &Path, line: usize, s: &str) -> Result<u8> {
+    match s.trim().parse::<u8>() {
+        Ok(w @ 1..=3) => Ok(w),
+        _ => Err(dict_error(
+            path,
+            line,
+            &format!("weight must be 1, 2 or 3, not '{}'", s.trim()),
+        )),
+    }
+}
+
+fn dict_error(path: &Path, line: usize, message: &str) -> Error {
+    Error::Dictionary {
+        path: path.to_path_buf(),
+        line,
+        message: message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_lists_load() {
+        let lex = Lexicon::builtin();
+        assert_eq!(lex.surnames.get("耶律"), Some(&3));
+        assert!(lex.surnames.contains_key("王"));
+        assert!(lex.titles.contains_key("将军"));
+        assert!(lex.generic.contains("二人"));
+        assert_eq!(lex.place_suffixes["州"].class, PlaceClass::Admin);
+        assert!(lex.army_suffixes.contains_key("军"));
+        assert!(lex.factions.contains("契丹"));
+        assert_eq!(lex.cue("道", CueClass::Say), 3);
+        assert!(lex.cue("到", CueClass::Mov) > 0);
+    }
+
+    #[test]
+    fn user_alias_file_is_read_and_errors_name_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("a.tsv");
+        std::fs::write(&good, "# mine\n刘备\t玄德\t刘玄德\n").unwrap();
+        let mut lex = Lexicon::empty();
+        lex.add_aliases_file(&good).unwrap();
+        assert_eq!(
+            lex.aliases,
+            vec![(
+                "刘备".to_string(),
+                vec!["玄德".to_string(), "刘玄德".to_string()]
+            )]
+        );
+        let bad = dir.path().join("b.tsv");
+        std::fs::write(&bad, "刘备\t玄德\n\n关羽\n").unwrap();
+        let err = lex.add_aliases_file(&bad).unwrap_err();
+        assert!(matches!(err, Error::Dictionary { line: 3, .. }), "{err}");
+        let missing = lex
+            .add_aliases_file(&dir.path().join("none.tsv"))
+            .unwrap_err();
+        assert!(matches!(missing, Error::Read { .. }));
+    }
+
+    #[test]
+    fn malformed_weights_and_classes_are_errors() {
+        let mut lex = Lexicon::empty();
+        let p = Path::new("s.txt");
+        assert!(matches!(
+            lex.add_surnames(p, "王\t3\n李\t9\n"),
+            Err(Error::Dictionary { line: 2, .. })
+        ));
+        assert!(lex.add_cues(p, "道\tsing\t3\n").is_err());
+        assert!(lex.add_place_suffixes(p, "州\tadmin\n").is_err());
+        assert!(lex.add_titles(p, "将军\taround\n").is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! Input: turns the paths a user gives (files, folders, `-` for stdin) into an
+//! ordered list of sources. A folder is walked recursively for `.txt` files,
+//! sorted in natural order so that 第2章.txt comes before 第10章.txt.
+
+use crate::error::{Error, Result};
+use std::cmp::Ordering;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// One input file (or stdin), not yet read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourcePath {
+    File(PathBuf),
+    Stdin,
+}
+
+impl SourcePath {
+    /// The name shown in tables and messages.
+    pub fn display(&self) -> String {
+        match self {
+            SourcePath::File(p) => p.display().to_string(),
+            SourcePath::Stdin => "-".to_string(),
+        }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        match self {
+            SourcePath::File(p) => p.clone(),
+            SourcePath::Stdin => PathBuf::from("-"),
+        }
+    }
+
+    /// Reads the whole source. Inputs are only ever opened for reading.
+    pub fn read(&self) -> Result<Vec<u8>> {
+        match self {
+            SourcePath::File(p) => std::fs::read(p).map_err(|source| Error::Read {
+                path: p.clone(),
+                source,
+            }),
+            SourcePath::Stdin => {
+                let mut buf = Vec::new();
+                std::io::stdin()
+                    .read_to_end(&mut buf)
+                    .map_err(|source| Error::Read {
+                        path: PathBuf::from("-"),
+                        source,
+                    })?;
+                Ok(buf)
+            }
+        }
+    }
+}
+
+/// Expands user paths into sources: files as given, folders walked for `.txt`
+/// files in natural order. A path that does not exist, or a folder without
+/// text files, is an error naming it.
+pub fn collect_sources(paths: &[PathBuf]) -> Result<Vec<SourcePath>> {
+    let mut sources = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            sources.push(SourcePath::Stdin);
+            continue;
+        }
+        let meta = std::fs::metadata(path).map_err(|_| Error::Missing { path: path.clone() })?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk_txt(path, &mut files)?;
+            if files.is_empty() {
+                return Err(Error::NoText { path: path.clone() });
+            }
+            files.sort_by(|a, b| natural_cmp_paths(a, b));
+            sources.extend(files.into_iter().map(SourcePath::File));
+        } else {
+            sources.push(SourcePath::File(path.clone()));
+        }
+    }
+    Ok(sources)
+}
+
+fn walk_txt(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| Error::Read {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let path = entry.path();
+        if path.is_dir() {
+            walk_txt(&path, out)?;
+        } else if is_txt(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn is_txt(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+}
+
+fn natural_cmp_paths(a: &Path, b: &Path) -> Ordering {
+    natural_cmp(&a.to_string_lossy(), &b.to_string_lossy())
+}
+
+/// Compares strings so that runs of digits (ASCII, full-width, or Chinese
+/// numerals such as 十二) compare by value: 第2章 < 第10章 < 第十一章.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let ta = natural_key(a);
+    let tb = natural_key(b);
+    ta.cmp(&tb).then_with(|| a.cmp(b))
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum KeyPart {
+    Num(u64),
+    Text(char),
+}
+
+fn natural_key(s: &str) -> Vec<KeyPart> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut key = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && crate::numerals::is_numeral_char(chars[i]) {
+            i += 1;
+        }
+        if i > start {
+            let run: String = chars[start..i].iter().collect();
+            if let Some(n) = crate::numerals::parse_number(&run) {
+                key.push(KeyPart::Num(n));
+                continue;
+            }
+            i = start;
+        }
+        key.push(KeyPart::Text(chars[i]));
+        i += 1;
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order_of_chapter_files() {
+        let mut names = vec![
+            "第10章.txt",
+            "第2章.txt",
+            "第1章.txt",
+            "第十一章.txt",
+            "a.txt",
+        ];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            vec![
+                "a.txt",
+                "第1章.txt",
+                "第2章.txt",
+                "第10章.txt",
+                "第十一章.txt"
+            ]
+        );
+    }
+
+    #[test]
+    fn zero_padded_and_plain_digits_sort_by_value() {
+        let mut names = vec!["ch10.txt", "ch009.txt", "ch1.txt"];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(names, vec!["ch1.txt", "ch009.txt", "ch10.txt"]);
+    }
+}

@@ -1,0 +1,35 @@
+//! zhnovel: reads Chinese novels and tells who fights whom, where, and how often.
+//!
+//! The library holds every stage of the pipeline, one module per stage, each
+//! passing plain data to the next:
+//!
+//! ```text
+//! input → decode → chapter → clean → script → segment → entity → stats → output
+//! ```
+//!
+//! `analysis` runs the stages over a book (parallel per chapter, then a
+//! deterministic merge). The binary only parses arguments into a plan.
+//!
+//! ```
+//! use zhnovel::script::{FerrousConverter, Normalized, ScriptConfig};
+//! let conv = FerrousConverter::new(ScriptConfig::T2s).unwrap();
+//! let text = Normalized::new("耶律撻烈率軍至錦州。北平軍守城。".to_string(), &conv);
+//! assert_eq!(text.text, "耶律挞烈率军至锦州。北平军守城。");
+//! assert_eq!(text.original(0, "耶律挞烈".len()), "耶律撻烈");
+//! ```
+
+pub mod analysis;
+pub mod chapter;
+pub mod clean;
+pub mod decode;
+pub mod entity;
+pub mod error;
+pub mod eval;
+pub mod input;
+pub mod numerals;
+pub mod output;
+pub mod script;
+pub mod segment;
+pub mod stats;
+
+pub use error::{Error, Result};

@@ -1,0 +1,296 @@
+//! Script: Traditional/Simplified normalization behind one trait, with the
+//! map from the converted text back to the original spelling.
+//!
+//! OpenCC's t2s, tw2s and hk2s configurations map characters and phrases to
+//! ones of the same length, so a character offset into the converted text is
+//! one into the original. `Normalized` relies on that, and checks it: a
+//! paragraph whose length changes keeps its converted form as "original".
+
+use crate::error::{Error, Result};
+
+/// An OpenCC conversion configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptConfig {
+    T2s,
+    Tw2s,
+    Hk2s,
+    S2t,
+    S2tw,
+    S2hk,
+}
+
+impl ScriptConfig {
+    pub fn parse(name: &str) -> Result<Self> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "t2s" => ScriptConfig::T2s,
+            "tw2s" => ScriptConfig::Tw2s,
+            "hk2s" => ScriptConfig::Hk2s,
+            "s2t" => ScriptConfig::S2t,
+            "s2tw" => ScriptConfig::S2tw,
+            "s2hk" => ScriptConfig::S2hk,
+            other => {
+                return Err(Error::Usage(format!(
+                    "unknown conversion '{other}' (t2s, tw2s, hk2s, s2t, s2tw, s2hk)"
+                )))
+            }
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScriptConfig::T2s => "t2s",
+            ScriptConfig::Tw2s => "tw2s",
+            ScriptConfig::Hk2s => "hk2s",
+            ScriptConfig::S2t => "s2t",
+            ScriptConfig::S2tw => "s2tw",
+            ScriptConfig::S2hk => "s2hk",
+        }
+    }
+}
+
+/// Converts text between scripts. Shared by reference across threads.
+pub trait Converter: Send + Sync {
+    fn convert(&self, text: &str) -> String;
+    /// Engine and configuration, for run.json.
+    fn describe(&self) -> String;
+}
+
+/// The default engine: ferrous-opencc, pure Rust, OpenCC's own dictionaries.
+pub struct FerrousConverter {
+    inner: ferrous_opencc::OpenCC,
+    config: ScriptConfig,
+}
+
+impl FerrousConverter {
+    pub fn new(config: ScriptConfig) -> Result<Self> {
+        use ferrous_opencc::config::BuiltinConfig as B;
+        let builtin = match config {
+            ScriptConfig::T2s => B::T2s,
+            ScriptConfig::Tw2s => B::Tw2s,
+            ScriptConfig::Hk2s => B::Hk2s,
+            ScriptConfig::S2t => B::S2t,
+            ScriptConfig::S2tw => B::S2tw,
+            ScriptConfig::S2hk => B::S2hk,
+        };
+        let inner = ferrous_opencc::OpenCC::from_config(builtin)
+            .map_err(|e| Error::Opencc(e.to_string()))?;
+        Ok(FerrousConverter { inner, config })
+    }
+
+    /// An OpenCC JSON configuration file (and the dictionaries it names).
+    pub fn from_file(path: &std::path::Path) -> Result<Self> {
+        let inner = ferrous_opencc::OpenCC::new(path).map_err(|e| Error::Invalid {
+            path: path.to_path_buf(),
+            message: format!("not a usable OpenCC configuration: {e}"),
+        })?;
+        Ok(FerrousConverter {
+            inner,
+            config: ScriptConfig::T2s,
+        })
+    }
+}
+
+impl Converter for FerrousConverter {
+    fn convert(&self, text: &str) -> String {
+        self.inner.convert(text)
+    }
+
+    fn describe(&self) -> String {
+        format!("ferrous-opencc {}", self.config.name())
+    }
+}
+
+/// The C++ libopencc through opencc-rust (feature `system-opencc`).
+#[cfg(feature = "system-opencc")]
+pub struct SystemConverter {
+    inner: opencc_rust::OpenCC,
+    name: String,
+}
+
+#[cfg(feature = "system-opencc")]
+impl SystemConverter {
+    pub fn new(config: ScriptConfig) -> Result<Self> {
+        use opencc_rust::DefaultConfig as D;
+        let default = match config {
+            ScriptConfig::T2s => D::T2S,
+            ScriptConfig::Tw2s => D::TW2S,
+            ScriptConfig::Hk2s => D::HK2S,
+            ScriptConfig::S2t => D::S2T,
+            ScriptConfig::S2tw => D::S2TW,
+            ScriptConfig::S2hk => D::S2HK,
+        };
+        let inner = opencc_rust::OpenCC::new(default).map_err(|e| Error::Opencc(e.to_string()))?;
+        Ok(SystemConverter {
+            inner,
+            name: format!("libopencc {}", config.name()),
+        })
+    }
+
+    pub fn from_file(path: &std::path::Path) -> Result<Self> {
+        let inner = opencc_rust::OpenCC::new(path).map_err(|e| Error::Invalid {
+            path: path.to_path_buf(),
+            message: format!("not a usable OpenCC configuration: {e}"),
+        })?;
+        Ok(SystemConverter {
+            inner,
+            name: format!("libopencc {}", path.display()),
+        })
+    }
+}
+
+#[cfg(feature = "system-opencc")]
+impl Converter for SystemConverter {
+    fn convert(&self, text: &str) -> String {
+        self.inner.convert(text)
+    }
+
+    fn describe(&self) -> String {
+        self.name.clone()
+    }
+}
+
+/// A text in analysis form (converted) together with the original it came
+/// from, aligned character by character.
+#[derive(Debug, Clone)]
+pub struct Normalized {
+    /// The converted text that every later stage reads.
+    pub text: String,
+    /// The original text, same number of characters as `text`.
+    original: String,
+    /// Byte offsets of char starts in `text` and `original`, or `None` when both
+    /// have identical byte layouts (the common case: all CJK, 3 bytes each).
+    char_starts: Option<(Vec<u32>, Vec<u32>)>,
+}
+
+impl Normalized {
+    /// Converts `original` with `converter`, keeping the alignment. A text
+    /// that is only Simplified already passes through unchanged.
+    pub fn new(original: String, converter: &dyn Converter) -> Normalized {
+        let converted = converter.convert(&original);
+        let (text, original) = if converted.chars().count() == original.chars().count() {
+            (converted, original)
+        } else {
+            align_by_paragraph(&original, converter)
+        };
+        let char_starts = if same_layout(&text, &original) {
+            None
+        } else {
+            Some((char_starts(&text), char_starts(&original)))
+        };
+        Normalized {
+            text,
+            original,
+            char_starts,
+        }
+    }
+
+    /// Text that needs no conversion (the converted form is the original).
+    pub fn unchanged(text: String) -> Normalized {
+        Normalized {
+            original: text.clone(),
+            text,
+            char_starts: None,
+        }
+    }
+
+    /// The original spelling of a byte range of `text`.
+    pub fn original(&self, start: usize, end: usize) -> &str {
+        match &self.char_starts {
+            None => &self.original[start..end],
+            Some((conv, orig)) => {
+                let s = conv
+                    .binary_search(&(start as u32))
+                    .expect("range starts on a char");
+                let e = conv.binary_search(&(end as u32)).unwrap_or(conv.len());
+                let os = orig[s] as usize;
+                let oe = orig.get(e).map_or(self.original.len(), |&o| o as usize);
+                &self.original[os..oe]
+            }
+        }
+    }
+
+    /// The aligned original text.
+    pub fn original_text(&self) -> &str {
+        &self.original
+    }
+}
+
+fn char_starts(s: &str) -> Vec<u32> {
+    s.char_indices().map(|(i, _)| i as u32).collect()
+}
+
+fn same_layout(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.char_indices()
+            .zip(b.char_indices())
+            .all(|((_, x), (_, y))| x.len_utf8() == y.len_utf8())
+}
+
+/// Converts paragraph by paragraph; a paragraph whose length changes stands
+/// as its own original, so the two texts stay aligned.
+fn align_by_paragraph(original: &str, converter: &dyn Converter) -> (String, String) {
+    let mut text = String::with_capacity(original.len());
+    let mut aligned = String::with_capacity(original.len());
+    for (i, para) in original.split('\n').enumerate() {
+        if i > 0 {
+            text.push('\n');
+            aligned.push('\n');
+        }
+        let conv = converter.convert(para);
+        if conv.chars().count() == para.chars().count() {
+            aligned.push_str(para);
+        } else {
+            aligned.push_str(&conv);
+        }
+        text.push_str(&conv);
+    }
+    (text, aligned)
+}
+
+/// Converts a byte offset into a character offset (for output columns).
+pub fn char_offset(text: &str, byte: usize) -> usize {
+    text[..byte].chars().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traditional_and_simplified_meet_and_original_is_kept() {
+        let conv = FerrousConverter::new(ScriptConfig::T2s).unwrap();
+        let n = Normalized::new("耶律撻烈率軍至錦州".to_string(), &conv);
+        assert_eq!(n.text, "耶律挞烈率军至锦州");
+        let start = n.text.find("耶律挞烈").unwrap();
+        assert_eq!(n.original(start, start + "耶律挞烈".len()), "耶律撻烈");
+        let simple = Normalized::new("耶律挞烈率军至锦州".to_string(), &conv);
+        assert_eq!(simple.text, "耶律挞烈率军至锦州");
+    }
+
+    struct Lengthen;
+    impl Converter for Lengthen {
+        fn convert(&self, text: &str) -> String {
+            text.replace('甲', "甲乙")
+        }
+        fn describe(&self) -> String {
+            "test".into()
+        }
+    }
+
+    #[test]
+    fn a_paragraph_that_changes_length_stays_aligned() {
+        let n = Normalized::new("甲兵。\n錦州".to_string(), &Lengthen);
+        assert_eq!(n.text, "甲乙兵。\n錦州");
+        let s = n.text.find("錦州").unwrap();
+        assert_eq!(n.original(s, s + "錦州".len()), "錦州");
+        assert_eq!(n.original(0, "甲乙".len()), "甲乙");
+    }
+
+    #[test]
+    fn mixed_widths_map_back() {
+        let conv = FerrousConverter::new(ScriptConfig::T2s).unwrap();
+        let n = Normalized::new("A錦州b".to_string(), &conv);
+        let s = n.text.find("锦州").unwrap();
+        assert_eq!(n.original(s, s + "锦州".len()), "錦州");
+    }
+}
