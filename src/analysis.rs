@@ -13,8 +13,8 @@ use crate::error::{Error, Result};
 use crate::input::SourcePath;
 use crate::output::{ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow};
 use crate::script::{Converter, Normalized};
-use crate::segment::{Segmenter, Word};
-use crate::stats::{Cooccurrence, Window, WordCounts};
+use crate::segment::Segmenter;
+use crate::stats::{Cooccurrence, FxMap, Site, TagSource, Window, WordTable};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -124,16 +124,6 @@ pub struct BookTables {
     pub frequency: Vec<FrequencyRow>,
 }
 
-/// What one chapter contributes before merging.
-struct ChapterPartial {
-    row: ChapterRow,
-    words: WordCounts,
-    mentions: Vec<MentionRow>,
-    /// Per entity: count, and per surface spelling its count.
-    entity_counts: HashMap<EntityId, (u64, HashMap<String, u64>)>,
-    cooccurrence: Cooccurrence,
-}
-
 /// Discovers the book's entities and counts every chapter. `progress` is
 /// called once per chapter done (from any thread).
 pub fn analyze_book(
@@ -142,19 +132,339 @@ pub fn analyze_book(
     count: &CountOptions,
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
+    let catalog = discover_entities(chapters, engines);
+    count_book(chapters, &catalog, engines, count, progress)
+}
+
+/// The book's entity catalog (the recognizer reads every chapter once).
+pub fn discover_entities(chapters: &[ChapterText], engines: &Engines) -> Catalog {
     let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
-    let catalog = engines.recognizer.discover(&texts);
-    let nested = nested_factions(&catalog);
-    let partials: Vec<ChapterPartial> = chapters
+    engines.recognizer.discover(&texts)
+}
+
+/// Segments every chapter, finds the catalog's mentions and counts them, in
+/// parallel per chapter, then merges and sorts.
+///
+/// Each worker folds whole chapters into one running tally (words borrowed
+/// from the chapter texts, entities by id), and the tallies are added up at
+/// the end: every count is a sum, and every table is sorted by a total order
+/// afterwards, so the tables do not depend on how rayon split the chapters,
+/// hence not on the thread count. Mention rows are kept per chapter and put
+/// in chapter order. Words are cut without tags; each distinct word is
+/// tagged once at the end (`Segmenter::tag_at`).
+pub fn count_book(
+    chapters: &[ChapterText],
+    catalog: &Catalog,
+    engines: &Engines,
+    count: &CountOptions,
+    progress: &(dyn Fn() + Sync),
+) -> BookTables {
+    let nested = nested_factions(catalog);
+    let names: Vec<String> = catalog
+        .entities()
+        .par_iter()
+        .map(|e| display_name(engines, &e.name))
+        .collect();
+    let ctx = Context {
+        catalog,
+        nested: &nested,
+        names: &names,
+        engines,
+        count,
+    };
+    let tally = chapters
         .par_iter()
         .enumerate()
-        .map(|(i, c)| {
-            let p = analyze_chapter(i + 1, c, &catalog, &nested, engines, count);
-            progress();
-            p
-        })
-        .collect();
-    merge(partials, &catalog, engines, count)
+        .fold(
+            || Tally::new(catalog.len()),
+            |mut tally, (i, chapter)| {
+                tally.add_chapter(i, chapter, &ctx);
+                progress();
+                tally
+            },
+        )
+        .reduce(|| Tally::new(catalog.len()), Tally::merge);
+    tally.into_tables(chapters, &ctx)
+}
+
+/// What every chapter's count reads.
+struct Context<'c> {
+    catalog: &'c Catalog,
+    nested: &'c HashMap<EntityId, EntityId>,
+    /// Entity names as written in the tables, by id.
+    names: &'c [String],
+    engines: &'c Engines<'c>,
+    count: &'c CountOptions,
+}
+
+/// The running counts of some chapters.
+struct Tally<'a> {
+    /// Per chapter (in any order): its row and its mention rows.
+    chapters: Vec<(ChapterRow, Vec<MentionRow>)>,
+    words: WordTable<'a>,
+    /// By entity id.
+    entities: Vec<EntityTally<'a>>,
+    cooccurrence: Cooccurrence,
+}
+
+#[derive(Default)]
+struct EntityTally<'a> {
+    count: u64,
+    chapters: u64,
+    /// The last chapter counted (while folding), and the first one.
+    last: usize,
+    first: usize,
+    /// Spellings as written, with their counts.
+    spellings: Vec<(&'a str, u64)>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(entities: usize) -> Tally<'a> {
+        let mut list = Vec::new();
+        list.resize_with(entities, EntityTally::default);
+        Tally {
+            chapters: Vec::new(),
+            words: WordTable::default(),
+            entities: list,
+            cooccurrence: Cooccurrence::default(),
+        }
+    }
+
+    /// Counts chapter `i` (0-based) of the book.
+    fn add_chapter(&mut self, i: usize, chapter: &'a ChapterText, ctx: &Context) {
+        let index = i + 1;
+        let text = chapter.text.text.as_str();
+        let catalog = ctx.catalog;
+        let found = catalog.find_mentions(text);
+
+        let mut word_total = 0;
+        let words = &mut self.words;
+        each_word(ctx.engines.segmenter, text, &found, catalog, i as u32, |w, start, tag| {
+            if !is_punctuation(w) {
+                word_total += 1;
+                words.add(w, i as u32, start as u32, tag);
+            }
+        });
+
+        let sentence_ranges = sentences(text);
+        let mut chars = CharCursor::new(text);
+        let mut mention_rows = Vec::with_capacity(found.len());
+        let mut s = 0;
+        let mut record = |m: &Mention, rows: &mut Vec<MentionRow>| {
+            while s + 1 < sentence_ranges.len() && sentence_ranges[s].end <= m.start {
+                s += 1;
+            }
+            let sentence = sentence_ranges
+                .get(s)
+                .map(|r| chapter.text.original(r.start, r.end).to_string())
+                .unwrap_or_default();
+            let surface = chapter.text.original(m.start, m.end);
+            let tally = &mut self.entities[m.entity as usize];
+            if tally.count == 0 {
+                tally.first = index;
+            }
+            if tally.last != index {
+                tally.chapters += 1;
+                tally.last = index;
+            }
+            tally.count += 1;
+            tally.first = tally.first.min(index);
+            match tally.spellings.iter_mut().find(|(sp, _)| *sp == surface) {
+                Some(sp) => sp.1 += 1,
+                None => tally.spellings.push((surface, 1)),
+            }
+            rows.push(MentionRow {
+                chapter: index,
+                entity: ctx.names[m.entity as usize].clone(),
+                kind: catalog.get(m.entity).kind.as_str(),
+                surface: surface.to_string(),
+                start: chars.char_of(m.start),
+                end: chars.char_of(m.end),
+                sentence,
+            });
+        };
+        for m in &found {
+            record(m, &mut mention_rows);
+            if let Some(&faction) = ctx.nested.get(&m.entity) {
+                let len = catalog.get(faction).name.len();
+                let inner = Mention {
+                    entity: faction,
+                    start: m.start,
+                    end: m.start + len,
+                };
+                record(&inner, &mut mention_rows);
+            }
+        }
+
+        let window = ctx.count.window;
+        let units = match window {
+            Window::Sentence => sentence_ranges,
+            Window::Paragraph => paragraphs(text),
+            Window::Chapter => std::iter::once(0..text.len()).collect(),
+            Window::Chars(_) => Vec::new(),
+        };
+        let pairs: Vec<(EntityId, usize)> = found.iter().map(|m| (m.entity, m.start)).collect();
+        let mut chars = CharCursor::new(text);
+        self.cooccurrence
+            .add_chapter(window, &pairs, &units, |b| chars.char_of(b));
+
+        let row = ChapterRow {
+            index,
+            title: chapter.title.clone(),
+            file: chapter.file.clone(),
+            encoding: chapter.encoding,
+            characters: text
+                .bytes()
+                .filter(|&b| (b & 0xC0) != 0x80 && b != b'\n')
+                .count(),
+            words: word_total,
+            mentions: mention_rows.len(),
+            junk_removed: chapter.junk_removed,
+        };
+        self.chapters.push((row, mention_rows));
+    }
+
+    /// Adds the counts of other chapters.
+    fn merge(mut self, other: Tally<'a>) -> Tally<'a> {
+        self.chapters.extend(other.chapters);
+        self.words.merge(other.words);
+        self.cooccurrence.merge(other.cooccurrence);
+        for (mine, theirs) in self.entities.iter_mut().zip(other.entities) {
+            if theirs.count == 0 {
+                continue;
+            }
+            mine.first = if mine.count == 0 {
+                theirs.first
+            } else {
+                mine.first.min(theirs.first)
+            };
+            mine.count += theirs.count;
+            mine.chapters += theirs.chapters;
+            for (surface, n) in theirs.spellings {
+                match mine.spellings.iter_mut().find(|(sp, _)| *sp == surface) {
+                    Some(sp) => sp.1 += n,
+                    None => mine.spellings.push((surface, n)),
+                }
+            }
+        }
+        self
+    }
+
+    fn into_tables(self, chapters: &'a [ChapterText], ctx: &Context) -> BookTables {
+        let Tally {
+            chapters: mut per_chapter,
+            words,
+            entities,
+            cooccurrence: cooc,
+        } = self;
+        let count = ctx.count;
+        let catalog = ctx.catalog;
+        let mut tables = BookTables::default();
+
+        // Tag each distinct word once, where it stands in the book.
+        let segmenter = ctx.engines.segmenter;
+        let tags: FxMap<&str, &str> = words
+            .tag_sites()
+            .par_iter()
+            .map(|site| {
+                let text = chapters[site.chapter as usize].text.text.as_str();
+                let start = site.start as usize;
+                let tag = segmenter
+                    .tag_at(text, start, start + site.word.len())
+                    .unwrap_or_default();
+                (site.word, tag)
+            })
+            .collect();
+        let stopwords = ctx.engines.stopwords;
+        tables.frequency = words
+            .rows(
+                count.min_count,
+                |w| count.all_words || !stopwords.contains(w),
+                |w| tags.get(w).copied().unwrap_or_default(),
+            )
+            .into_iter()
+            .map(|(word, pos, count, chapters)| FrequencyRow {
+                word: word.to_string(),
+                pos: pos.to_string(),
+                count,
+                chapters,
+            })
+            .collect();
+        drop(words);
+
+        per_chapter.sort_unstable_by_key(|(row, _)| row.index);
+        tables.mentions = Vec::with_capacity(per_chapter.iter().map(|c| c.1.len()).sum());
+        for (row, mentions) in per_chapter {
+            tables.chapters.push(row);
+            tables.mentions.extend(mentions);
+        }
+
+        let mut entity_rows: Vec<EntityRow> = entities
+            .into_iter()
+            .enumerate()
+            .filter(|(_, t)| t.count > 0)
+            .map(|(id, t)| {
+                let e = catalog.get(id as EntityId);
+                let mut spellings = t.spellings;
+                spellings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+                let original = spellings.first().map(|s| s.0.to_string()).unwrap_or_default();
+                let variants: Vec<&str> = spellings[1.min(spellings.len())..]
+                    .iter()
+                    .map(|s| s.0)
+                    .collect();
+                EntityRow {
+                    entity: ctx.names[id].clone(),
+                    kind: e.kind.as_str(),
+                    count: t.count,
+                    chapters: t.chapters,
+                    first_chapter: t.first,
+                    original,
+                    variants: variants.join("|"),
+                    aliases: e.aliases.join("|"),
+                    evidence: e.evidence.join("|"),
+                    confidence: format!("{:.2}", e.confidence),
+                }
+            })
+            .collect();
+        entity_rows.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then_with(|| a.entity.cmp(&b.entity))
+                .then_with(|| a.kind.cmp(b.kind))
+        });
+        tables.entities = entity_rows;
+
+        let mut rows: Vec<CooccurrenceRow> = cooc
+            .pairs
+            .iter()
+            .filter(|(_, &n)| n >= count.min_count)
+            .map(|(&(a, b), &n)| {
+                let (ea, eb) = (catalog.get(a), catalog.get(b));
+                let (na, nb) = (&ctx.names[a as usize], &ctx.names[b as usize]);
+                let ((src, st), (tgt, tt)) = if na <= nb {
+                    ((na, ea.kind), (nb, eb.kind))
+                } else {
+                    ((nb, eb.kind), (na, ea.kind))
+                };
+                CooccurrenceRow {
+                    source: src.clone(),
+                    target: tgt.clone(),
+                    source_type: st.as_str(),
+                    target_type: tt.as_str(),
+                    count: n,
+                    pmi: format!("{:.3}", cooc.pmi(a, b, n)),
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then_with(|| a.source.cmp(&b.source))
+                .then_with(|| a.target.cmp(&b.target))
+        });
+        tables.cooccurrence = rows;
+        tables
+    }
 }
 
 /// For each army whose name starts with a faction's (契丹兵 → 契丹), that
@@ -183,91 +493,6 @@ fn nested_factions(catalog: &Catalog) -> HashMap<EntityId, EntityId> {
     out
 }
 
-fn analyze_chapter(
-    index: usize,
-    chapter: &ChapterText,
-    catalog: &Catalog,
-    nested: &HashMap<EntityId, EntityId>,
-    engines: &Engines,
-    count: &CountOptions,
-) -> ChapterPartial {
-    let text = chapter.text.text.as_str();
-    let found = catalog.find_mentions(text);
-    let words = engines.segmenter.tag(text);
-    let words = merge_mention_words(words, &found, text, catalog);
-    let counted = words.iter().filter(|w| !is_punctuation(w));
-    let word_total = counted.clone().count();
-    let kept = counted.filter(|w| count.all_words || !engines.stopwords.contains(w.text));
-    let word_counts = WordCounts::count(kept.map(|w| (w.text, w.pos)));
-
-    let sentence_ranges = sentences(text);
-    let chars = CharIndex::new(text);
-    let mut mention_rows = Vec::with_capacity(found.len());
-    let mut entity_counts: HashMap<EntityId, (u64, HashMap<String, u64>)> = HashMap::new();
-    let mut s = 0;
-    let mut record = |m: &Mention, mention_rows: &mut Vec<MentionRow>| {
-        while s + 1 < sentence_ranges.len() && sentence_ranges[s].end <= m.start {
-            s += 1;
-        }
-        let sentence = sentence_ranges
-            .get(s)
-            .map(|r| chapter.text.original(r.start, r.end).to_string())
-            .unwrap_or_default();
-        let surface = chapter.text.original(m.start, m.end).to_string();
-        let e = catalog.get(m.entity);
-        let tally = entity_counts.entry(m.entity).or_default();
-        tally.0 += 1;
-        *tally.1.entry(surface.clone()).or_insert(0) += 1;
-        mention_rows.push(MentionRow {
-            chapter: index,
-            entity: display_name(engines, &e.name),
-            kind: e.kind.as_str(),
-            surface,
-            start: chars.char_of(m.start),
-            end: chars.char_of(m.end),
-            sentence,
-        });
-    };
-    for m in &found {
-        record(m, &mut mention_rows);
-        if let Some(&faction) = nested.get(&m.entity) {
-            let len = catalog.get(faction).name.len();
-            let inner = Mention {
-                entity: faction,
-                start: m.start,
-                end: m.start + len,
-            };
-            record(&inner, &mut mention_rows);
-        }
-    }
-
-    let units = match count.window {
-        Window::Sentence => sentence_ranges.clone(),
-        Window::Paragraph => paragraphs(text),
-        Window::Chapter => std::iter::once(0..text.len()).collect(),
-        Window::Chars(_) => Vec::new(),
-    };
-    let pairs: Vec<(EntityId, usize)> = found.iter().map(|m| (m.entity, m.start)).collect();
-    let cooccurrence = Cooccurrence::count(count.window, &pairs, &units, |b| chars.char_of(b));
-
-    ChapterPartial {
-        row: ChapterRow {
-            index,
-            title: chapter.title.clone(),
-            file: chapter.file.clone(),
-            encoding: chapter.encoding,
-            characters: text.chars().filter(|c| *c != '\n').count(),
-            words: word_total,
-            mentions: mention_rows.len(),
-            junk_removed: chapter.junk_removed,
-        },
-        words: word_counts,
-        mentions: mention_rows,
-        entity_counts,
-        cooccurrence,
-    }
-}
-
 fn display_name(engines: &Engines, name: &str) -> String {
     match engines.display {
         Some(conv) => conv.convert(name),
@@ -276,64 +501,70 @@ fn display_name(engines: &Engines, name: &str) -> String {
 }
 
 /// Punctuation, symbols and whitespace are not words.
-fn is_punctuation(w: &Word) -> bool {
-    !w.text.chars().any(|c| c.is_alphanumeric())
+fn is_punctuation(w: &str) -> bool {
+    match w.chars().next() {
+        // Most words start with a Han character.
+        Some(c) if ('\u{4E00}'..='\u{9FFF}').contains(&c) => false,
+        _ => !w.chars().any(|c| c.is_alphanumeric()),
+    }
 }
 
-/// Replaces the words a mention covers by one word for the mention, so that
-/// discovered names count as whole words (完颜照立, not 完颜 + 照立). Pieces of
-/// words that stick out of a mention are kept as their own words.
-fn merge_mention_words<'a>(
-    words: Vec<Word<'a>>,
-    mentions: &[Mention],
+/// Cuts a chapter into words and replaces the words a mention covers by one
+/// word for the mention, so that discovered names count as whole words
+/// (完颜照立, not 完颜 + 照立). Pieces of words that stick out of a mention are
+/// kept as their own words, with the tag of the word they were cut from.
+/// Calls `emit(word, byte start, tag source)` for each word in order.
+fn each_word<'a>(
+    segmenter: &Segmenter,
     text: &'a str,
+    mentions: &[Mention],
     catalog: &Catalog,
-) -> Vec<Word<'a>> {
-    if mentions.is_empty() {
-        return words;
-    }
-    let mut out = Vec::with_capacity(words.len());
+    chapter: u32,
+    mut emit: impl FnMut(&'a str, usize, TagSource<'a>),
+) {
     let mut m = 0;
     let mut emitted: Option<usize> = None;
-    for w in words {
-        let mut pos = w.start;
-        while pos < w.end {
+    segmenter.for_each_word(text, |word, start, end| {
+        let parent = || {
+            TagSource::Parent(Site {
+                word,
+                chapter,
+                start: start as u32,
+            })
+        };
+        let mut pos = start;
+        while pos < end {
             while m < mentions.len() && mentions[m].end <= pos {
                 m += 1;
             }
-            match mentions.get(m).filter(|mn| mn.start < w.end) {
+            match mentions.get(m).filter(|mn| mn.start < end) {
                 Some(mention) => {
                     if pos < mention.start {
-                        out.push(Word {
-                            text: &text[pos..mention.start],
-                            start: pos,
-                            end: mention.start,
-                            ..w
-                        });
+                        emit(&text[pos..mention.start], pos, parent());
                     }
                     if emitted != Some(m) {
-                        out.push(Word {
-                            text: &text[mention.start..mention.end],
-                            pos: pos_tag(catalog.get(mention.entity).kind),
-                            start: mention.start,
-                            end: mention.end,
-                        });
+                        let tag = pos_tag(catalog.get(mention.entity).kind);
+                        emit(
+                            &text[mention.start..mention.end],
+                            mention.start,
+                            TagSource::Fixed(tag),
+                        );
                         emitted = Some(m);
                     }
-                    pos = mention.end.min(w.end);
+                    pos = mention.end.min(end);
                 }
                 None => {
-                    out.push(Word {
-                        text: &text[pos..w.end],
-                        start: pos,
-                        ..w
-                    });
-                    pos = w.end;
+                    let tag = if pos == start {
+                        TagSource::Own
+                    } else {
+                        parent()
+                    };
+                    emit(&text[pos..end], pos, tag);
+                    pos = end;
                 }
             }
         }
-    }
-    out
+    });
 }
 
 fn pos_tag(kind: EntityType) -> &'static str {
@@ -344,139 +575,34 @@ fn pos_tag(kind: EntityType) -> &'static str {
     }
 }
 
-/// Byte → character offsets for one text, in O(1) per lookup.
-struct CharIndex {
-    /// Character index of each byte that starts a character.
-    starts: Vec<u32>,
-    total: usize,
+/// Byte → character offsets in one text, for offsets asked in (roughly)
+/// increasing order: walks from the last answer, counting character starts.
+struct CharCursor<'t> {
+    bytes: &'t [u8],
+    byte: usize,
+    char: usize,
 }
 
-impl CharIndex {
-    fn new(text: &str) -> CharIndex {
-        let mut starts = vec![0u32; text.len() + 1];
-        let mut n = 0u32;
-        for (i, _) in text.char_indices() {
-            starts[i] = n;
-            n += 1;
-        }
-        starts[text.len()] = n;
-        CharIndex {
-            starts,
-            total: n as usize,
+impl<'t> CharCursor<'t> {
+    fn new(text: &'t str) -> CharCursor<'t> {
+        CharCursor {
+            bytes: text.as_bytes(),
+            byte: 0,
+            char: 0,
         }
     }
 
-    fn char_of(&self, byte: usize) -> usize {
-        self.starts.get(byte).map_or(self.total, |&c| c as usize)
-    }
-}
-
-fn merge(
-    partials: Vec<ChapterPartial>,
-    catalog: &Catalog,
-    engines: &Engines,
-    count: &CountOptions,
-) -> BookTables {
-    let mut tables = BookTables::default();
-    let mut words = WordCounts::default();
-    let mut cooc = Cooccurrence::default();
-    // entity → (count, chapters, first chapter, surface counts)
-    let mut ents: HashMap<EntityId, (u64, u64, usize, HashMap<String, u64>)> = HashMap::new();
-    for p in partials {
-        let index = p.row.index;
-        tables.chapters.push(p.row);
-        words.merge(p.words);
-        cooc.merge(p.cooccurrence);
-        tables.mentions.extend(p.mentions);
-        for (id, (n, surfaces)) in p.entity_counts {
-            let e = ents.entry(id).or_insert((0, 0, index, HashMap::new()));
-            e.0 += n;
-            e.1 += 1;
-            e.2 = e.2.min(index);
-            for (s, k) in surfaces {
-                *e.3.entry(s).or_insert(0) += k;
-            }
+    /// The character offset of byte offset `byte` (a char boundary, or the
+    /// end; past the end counts as the end).
+    fn char_of(&mut self, byte: usize) -> usize {
+        let byte = byte.min(self.bytes.len());
+        let starts = |r: &[u8]| r.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+        if byte >= self.byte {
+            self.char += starts(&self.bytes[self.byte..byte]);
+        } else {
+            self.char -= starts(&self.bytes[byte..self.byte]);
         }
+        self.byte = byte;
+        self.char
     }
-    tables.frequency = words
-        .rows(count.min_count)
-        .into_iter()
-        .map(|(word, pos, count, chapters)| FrequencyRow {
-            word,
-            pos,
-            count,
-            chapters,
-        })
-        .collect();
-
-    let mut entity_rows: Vec<EntityRow> = ents
-        .into_iter()
-        .map(|(id, (n, chapters, first, surfaces))| {
-            let e = catalog.get(id);
-            let mut spellings: Vec<(String, u64)> = surfaces.into_iter().collect();
-            spellings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            let original = spellings.first().map(|s| s.0.clone()).unwrap_or_default();
-            let variants: Vec<&str> = spellings[1.min(spellings.len())..]
-                .iter()
-                .map(|s| s.0.as_str())
-                .collect();
-            EntityRow {
-                entity: display_name(engines, &e.name),
-                kind: e.kind.as_str(),
-                count: n,
-                chapters,
-                first_chapter: first,
-                original,
-                variants: variants.join("|"),
-                aliases: e.aliases.join("|"),
-                evidence: e.evidence.join("|"),
-                confidence: format!("{:.2}", e.confidence),
-            }
-        })
-        .collect();
-    entity_rows.sort_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then_with(|| a.entity.cmp(&b.entity))
-            .then_with(|| a.kind.cmp(b.kind))
-    });
-    tables.entities = entity_rows;
-
-    let mut pairs: Vec<((EntityId, EntityId), u64)> = cooc
-        .pairs
-        .iter()
-        .filter(|(_, &n)| n >= count.min_count)
-        .map(|(&p, &n)| (p, n))
-        .collect();
-    let mut rows: Vec<CooccurrenceRow> = pairs
-        .drain(..)
-        .map(|((a, b), n)| {
-            let (ea, eb) = (catalog.get(a), catalog.get(b));
-            let (na, nb) = (
-                display_name(engines, &ea.name),
-                display_name(engines, &eb.name),
-            );
-            let ((src, st), (tgt, tt)) = if na <= nb {
-                ((na, ea.kind), (nb, eb.kind))
-            } else {
-                ((nb, eb.kind), (na, ea.kind))
-            };
-            CooccurrenceRow {
-                source: src,
-                target: tgt,
-                source_type: st.as_str(),
-                target_type: tt.as_str(),
-                count: n,
-                pmi: format!("{:.3}", cooc.pmi(a, b, n)),
-            }
-        })
-        .collect();
-    rows.sort_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then_with(|| a.source.cmp(&b.source))
-            .then_with(|| a.target.cmp(&b.target))
-    });
-    tables.cooccurrence = rows;
-    tables
 }

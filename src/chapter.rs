@@ -32,7 +32,14 @@ impl Default for HeadingMatcher {
 impl HeadingMatcher {
     /// A user's `--chapter-pattern`, matched against each trimmed line.
     pub fn custom(pattern: &str) -> Result<Self> {
-        let regex = Regex::new(pattern).map_err(|e| Error::ChapterPattern(e.to_string()))?;
+        let regex = Regex::new(pattern).map_err(|e| {
+            Error::ChapterPattern(
+                e.to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })?;
         Ok(HeadingMatcher {
             regex,
             custom: true,

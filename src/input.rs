@@ -51,6 +51,32 @@ impl SourcePath {
     }
 }
 
+/// A command's single optional input: a file, or stdin when it is absent or `-`.
+pub fn source_arg(path: Option<&Path>) -> Result<SourcePath> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            if !p.exists() {
+                return Err(Error::Missing { path: p.to_path_buf() });
+            }
+            Ok(SourcePath::File(p.to_path_buf()))
+        }
+        _ => Ok(SourcePath::Stdin),
+    }
+}
+
+/// Reads a UTF-8 text file the user gives us (a dictionary, an alias list);
+/// errors name the file, and `what` it was meant to be.
+pub fn read_utf8(path: &Path, what: &str) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| Error::Invalid {
+        path: path.to_path_buf(),
+        message: format!("{what} is not UTF-8 (byte offset {})", e.utf8_error().valid_up_to()),
+    })
+}
+
 /// Expands user paths into sources: files as given, folders walked for `.txt`
 /// files in natural order. A path that does not exist, or a folder without
 /// text files, is an error naming it.
@@ -103,8 +129,26 @@ fn is_txt(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("txt"))
 }
 
+/// Component by component, so a folder's name is compared with a folder's.
 fn natural_cmp_paths(a: &Path, b: &Path) -> Ordering {
-    natural_cmp(&a.to_string_lossy(), &b.to_string_lossy())
+    let mut ca = a.components();
+    let mut cb = b.components();
+    loop {
+        match (ca.next(), cb.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let o = natural_cmp(
+                    &x.as_os_str().to_string_lossy(),
+                    &y.as_os_str().to_string_lossy(),
+                );
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+        }
+    }
 }
 
 /// Compares strings so that runs of digits (ASCII, full-width, or Chinese

@@ -100,12 +100,22 @@ impl Converter for FerrousConverter {
     }
 }
 
-/// The C++ libopencc through opencc-rust (feature `system-opencc`).
+/// The C++ libopencc through opencc-rust 1.1 (feature `system-opencc`),
+/// linked against the system's OpenCC 1.1 (Debian's `libopencc-dev`).
+///
+/// A built-in configuration is opened by its full path in OpenCC's data
+/// folder (`/usr/share/opencc` on Debian): given a bare file name such as
+/// `t2s.json`, libopencc would first try the current folder.
 #[cfg(feature = "system-opencc")]
 pub struct SystemConverter {
     inner: opencc_rust::OpenCC,
     name: String,
 }
+
+/// Where OpenCC installs its configurations and dictionaries, in the order
+/// pkg-config finds the library (a local build before the system's).
+#[cfg(feature = "system-opencc")]
+const OPENCC_DATA_DIRS: [&str; 2] = ["/usr/local/share/opencc", "/usr/share/opencc"];
 
 #[cfg(feature = "system-opencc")]
 impl SystemConverter {
@@ -119,18 +129,36 @@ impl SystemConverter {
             ScriptConfig::S2tw => D::S2TW,
             ScriptConfig::S2hk => D::S2HK,
         };
-        let inner = opencc_rust::OpenCC::new(default).map_err(|e| Error::Opencc(e.to_string()))?;
+        let name = default.get_file_name();
+        let path = OPENCC_DATA_DIRS
+            .iter()
+            .map(|dir| std::path::Path::new(dir).join(name))
+            .find(|path| path.is_file())
+            .unwrap_or_else(|| name.into());
+        let inner = opencc_rust::OpenCC::new(&path).map_err(|e| {
+            Error::Opencc(format!(
+                "libopencc cannot open {} ({e}); is OpenCC's data installed (libopencc-data)?",
+                path.display()
+            ))
+        })?;
         Ok(SystemConverter {
             inner,
             name: format!("libopencc {}", config.name()),
         })
     }
 
+    /// An OpenCC JSON configuration file (and the dictionaries it names).
     pub fn from_file(path: &std::path::Path) -> Result<Self> {
-        let inner = opencc_rust::OpenCC::new(path).map_err(|e| Error::Invalid {
+        let invalid = |message: &str| Error::Invalid {
             path: path.to_path_buf(),
-            message: format!("not a usable OpenCC configuration: {e}"),
-        })?;
+            message: format!("not a usable OpenCC configuration: {message}"),
+        };
+        // opencc-rust panics on a path that is not UTF-8 or holds a NUL.
+        match path.to_str() {
+            Some(s) if !s.contains('\0') => {}
+            _ => return Err(invalid("the path must be UTF-8 without NUL")),
+        }
+        let inner = opencc_rust::OpenCC::new(path).map_err(invalid)?;
         Ok(SystemConverter {
             inner,
             name: format!("libopencc {}", path.display()),
@@ -141,7 +169,21 @@ impl SystemConverter {
 #[cfg(feature = "system-opencc")]
 impl Converter for SystemConverter {
     fn convert(&self, text: &str) -> String {
-        self.inner.convert(text)
+        // The C API takes NUL-terminated strings (opencc-rust panics on an
+        // inner NUL), so convert the pieces between NULs and keep the NULs.
+        if !text.contains('\0') {
+            return self.inner.convert(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        for (i, piece) in text.split('\0').enumerate() {
+            if i > 0 {
+                out.push('\0');
+            }
+            if !piece.is_empty() {
+                out.push_str(&self.inner.convert(piece));
+            }
+        }
+        out
     }
 
     fn describe(&self) -> String {
@@ -292,5 +334,53 @@ mod tests {
         let n = Normalized::new("A錦州b".to_string(), &conv);
         let s = n.text.find("锦州").unwrap();
         assert_eq!(n.original(s, s + "锦州".len()), "錦州");
+    }
+}
+
+#[cfg(all(test, feature = "system-opencc"))]
+mod system_tests {
+    use super::*;
+
+    #[test]
+    fn libopencc_opens_every_builtin_config() {
+        const TRAD: &str = "耶律撻烈率軍至錦州";
+        const SIMP: &str = "耶律挞烈率军至锦州";
+        for (config, input, expected) in [
+            (ScriptConfig::T2s, TRAD, SIMP),
+            (ScriptConfig::Tw2s, TRAD, SIMP),
+            (ScriptConfig::Hk2s, TRAD, SIMP),
+            (ScriptConfig::S2t, SIMP, TRAD),
+            (ScriptConfig::S2tw, SIMP, TRAD),
+            (ScriptConfig::S2hk, SIMP, TRAD),
+        ] {
+            let conv = SystemConverter::new(config).unwrap();
+            assert_eq!(conv.convert(input), expected, "{}", config.name());
+            assert_eq!(conv.describe(), format!("libopencc {}", config.name()));
+        }
+    }
+
+    #[test]
+    fn empty_text_and_inner_nul_do_not_panic() {
+        let conv = SystemConverter::new(ScriptConfig::T2s).unwrap();
+        assert_eq!(conv.convert(""), "");
+        assert_eq!(conv.convert("錦州\0\0軍"), "锦州\0\0军");
+    }
+
+    #[test]
+    fn a_config_file_is_read_and_a_missing_one_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        let err = SystemConverter::from_file(&missing).err().unwrap();
+        assert!(err.to_string().contains("missing.json"), "{err}");
+        let broken = dir.path().join("broken.json");
+        std::fs::write(&broken, "{ not json").unwrap();
+        assert!(SystemConverter::from_file(&broken).is_err());
+
+        // Debian's data folder; other systems keep it elsewhere.
+        let t2s = std::path::Path::new("/usr/share/opencc/t2s.json");
+        if t2s.exists() {
+            let conv = SystemConverter::from_file(t2s).unwrap();
+            assert_eq!(conv.convert("錦州"), "锦州");
+        }
     }
 }

@@ -37,25 +37,22 @@ impl Segmenter {
             hmm,
         };
         for (name, text) in BUILTIN_DICTS {
-            seg.add_dict_text(Path::new(name), text)
-                .expect("built-in dictionaries are well-formed");
+            let entries =
+                parse_dict(Path::new(name), text).expect("built-in dictionaries are well-formed");
+            for e in entries {
+                // Only words jieba lacks: re-adding 元 or 河南 would replace
+                // jieba's own frequency and tag and change how it cuts prose.
+                if !seg.jieba.has_word(e.word) {
+                    seg.jieba.add_word(e.word, e.freq, e.tag);
+                }
+            }
         }
         seg
     }
 
     /// Loads a user dictionary file (`word [freq] [tag]` per line).
     pub fn load_user_dict(&mut self, path: &Path) -> Result<usize> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| Error::Invalid {
-            path: path.to_path_buf(),
-            message: format!(
-                "dictionary is not UTF-8 (byte offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        })?;
+        let text = crate::input::read_utf8(path, "dictionary")?;
         self.add_dict_text(path, &text)
     }
 
@@ -100,6 +97,44 @@ impl Segmenter {
                 end: t.byte_end,
             })
             .collect()
+    }
+
+    /// Cuts `text` into the words `tag` would give, without tags (about
+    /// twice as fast): calls `f(word, byte_start, byte_end)` for each word
+    /// in order, whitespace dropped.
+    pub fn for_each_word<'a>(&self, text: &'a str, mut f: impl FnMut(&'a str, usize, usize)) {
+        for t in self.jieba.cut(text, self.hmm) {
+            if !t.word.trim().is_empty() {
+                f(t.word, t.byte_start, t.byte_end);
+            }
+        }
+    }
+
+    /// The part-of-speech tag `tag` gives the word `text[start..end]`, a
+    /// word that `cut` cut there; `None` if it did not.
+    ///
+    /// jieba-rs 0.11 tags a word by the word alone (its dictionary tag, or
+    /// for a word the HMM found, the tag its characters suggest), never by
+    /// its neighbours; so the word is tagged on its own first, and only if
+    /// jieba would cut it differently when it stands alone is the line it
+    /// stands in tagged and the word looked up there (jieba's cuts never
+    /// cross a line break). This lets a caller count words with the faster
+    /// `for_each_word` and tag each distinct word once.
+    pub fn tag_at<'a>(&'a self, text: &'a str, start: usize, end: usize) -> Option<&'a str> {
+        let word = &text[start..end];
+        if let [t] = self.jieba.tag(word, self.hmm).as_slice() {
+            if t.word == word {
+                return Some(t.tag);
+            }
+        }
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let line = &text[line_start..line_end];
+        self.jieba
+            .tag(line, self.hmm)
+            .into_iter()
+            .find(|t| t.byte_start == start - line_start && t.byte_end == end - line_start)
+            .map(|t| t.tag)
     }
 
     /// Words without tags (faster), whitespace dropped.
@@ -189,6 +224,20 @@ mod tests {
             err.to_string(),
             "my.dict:2: frequency 'x1' is not a whole number"
         );
+    }
+
+    #[test]
+    fn tag_at_gives_the_tag_of_tag_for_every_word() {
+        let seg = Segmenter::new(true);
+        let text = "话说那宋江道：“兄弟们且去。”\n林冲和鲁智深到了五台山下，\n王教头私走延安府九纹龙大闹史家村";
+        let tagged = seg.tag(text);
+        let mut cut = Vec::new();
+        seg.for_each_word(text, |w, s, e| cut.push((w, s, e)));
+        assert_eq!(cut.len(), tagged.len());
+        for (w, (word, s, e)) in tagged.iter().zip(cut) {
+            assert_eq!((w.text, w.start, w.end), (word, s, e));
+            assert_eq!(seg.tag_at(text, s, e), Some(w.pos), "{word}");
+        }
     }
 
     #[test]

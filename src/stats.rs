@@ -5,7 +5,8 @@
 //! thread count gives the same tables.
 
 use crate::entity::EntityId;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 /// How big a co-occurrence window is.
@@ -111,6 +112,246 @@ impl WordCounts {
     }
 }
 
+/// Where a word stands: the word, the index of its chapter and its byte
+/// offset there, so that its tag can be looked up in context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Site<'a> {
+    pub word: &'a str,
+    pub chapter: u32,
+    pub start: u32,
+}
+
+/// Where the part-of-speech tag of a counted word comes from. Tags are
+/// resolved once per distinct word after counting (see `Segmenter::tag_at`),
+/// not per token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagSource<'a> {
+    /// The word's own jieba tag.
+    Own,
+    /// The jieba tag of the word it is a piece of (the part of a jieba word
+    /// that sticks out of an entity mention keeps that word's tag).
+    Parent(Site<'a>),
+    /// A fixed tag (`nr`, `ns`, `nt` for the recognizer's names).
+    Fixed(&'static str),
+}
+
+/// Word counts of any number of chapters, keyed by words borrowed from the
+/// chapter texts: no allocation per token, none per word until the rows are
+/// made. Chapters must be added one at a time, each whole, to one table;
+/// tables of disjoint chapters merge by `merge` in any order.
+#[derive(Debug, Default)]
+pub struct WordTable<'a> {
+    words: FxMap<&'a str, WordEntry<'a>>,
+}
+
+#[derive(Debug)]
+struct WordEntry<'a> {
+    count: u64,
+    chapters: u64,
+    last_chapter: u32,
+    /// Occurrences with the word's own tag, and where one of them stands.
+    own: u64,
+    own_site: (u32, u32),
+    /// Occurrences with a tag from elsewhere.
+    other: Vec<(TagSource<'a>, u64)>,
+}
+
+impl<'a> WordTable<'a> {
+    /// Counts one occurrence of `word` at byte `start` of chapter `chapter`.
+    pub fn add(&mut self, word: &'a str, chapter: u32, start: u32, tag: TagSource<'a>) {
+        let e = self.words.entry(word).or_insert_with(|| WordEntry {
+            count: 0,
+            chapters: 0,
+            last_chapter: u32::MAX,
+            own: 0,
+            own_site: (0, 0),
+            other: Vec::new(),
+        });
+        e.count += 1;
+        if e.last_chapter != chapter {
+            e.chapters += 1;
+            e.last_chapter = chapter;
+        }
+        match tag {
+            TagSource::Own => {
+                if e.own == 0 {
+                    e.own_site = (chapter, start);
+                }
+                e.own += 1;
+            }
+            other => add_source(&mut e.other, other, 1),
+        }
+    }
+
+    /// Adds a table of other chapters.
+    pub fn merge(&mut self, other: WordTable<'a>) {
+        if self.words.len() < other.words.len() {
+            let mine = std::mem::replace(&mut self.words, other.words);
+            return self.merge(WordTable { words: mine });
+        }
+        for (word, o) in other.words {
+            match self.words.get_mut(word) {
+                None => {
+                    self.words.insert(word, o);
+                }
+                Some(e) => {
+                    e.count += o.count;
+                    e.chapters += o.chapters;
+                    if e.own == 0 {
+                        e.own_site = o.own_site;
+                    }
+                    e.own += o.own;
+                    for (source, n) in o.other {
+                        add_source(&mut e.other, source, n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of distinct words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// One site of each distinct word whose own tag the rows need.
+    pub fn tag_sites(&self) -> Vec<Site<'a>> {
+        let mut sites: FxMap<&'a str, Site<'a>> = FxMap::default();
+        for (&word, e) in &self.words {
+            if e.own > 0 {
+                sites.entry(word).or_insert(Site {
+                    word,
+                    chapter: e.own_site.0,
+                    start: e.own_site.1,
+                });
+            }
+            for (source, _) in &e.other {
+                if let TagSource::Parent(site) = source {
+                    sites.entry(site.word).or_insert(*site);
+                }
+            }
+        }
+        let mut sites: Vec<Site<'a>> = sites.into_values().collect();
+        sites.sort_by_key(|s| (s.chapter, s.start));
+        sites
+    }
+
+    /// Rows `(word, tag, count, chapters)` of the words `keep` accepts and
+    /// counted at least `min_count` times, count descending then word. The
+    /// tag is the most frequent one (ties: the smaller tag); `tag_of` gives
+    /// a word's own tag.
+    pub fn rows<'t>(
+        &self,
+        min_count: u64,
+        keep: impl Fn(&str) -> bool,
+        tag_of: impl Fn(&str) -> &'t str,
+    ) -> Vec<(&'a str, &'t str, u64, u64)> {
+        let mut rows: Vec<(&'a str, &'t str, u64, u64)> = self
+            .words
+            .iter()
+            .filter(|(w, e)| e.count >= min_count && keep(w))
+            .map(|(&w, e)| {
+                let mut tags: Vec<(&'t str, u64)> = Vec::with_capacity(1 + e.other.len());
+                let mut tally = |tag: &'t str, n: u64| match tags.iter_mut().find(|t| t.0 == tag) {
+                    Some(t) => t.1 += n,
+                    None => tags.push((tag, n)),
+                };
+                if e.own > 0 {
+                    tally(tag_of(w), e.own);
+                }
+                for (source, n) in &e.other {
+                    match source {
+                        TagSource::Parent(site) => tally(tag_of(site.word), *n),
+                        TagSource::Fixed(t) => tally(t, *n),
+                        TagSource::Own => unreachable!("own tags are counted apart"),
+                    }
+                }
+                let tag = tags
+                    .iter()
+                    .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)))
+                    .map_or("", |t| t.0);
+                (w, tag, e.count, e.chapters)
+            })
+            .collect();
+        rows.sort_unstable_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
+        rows
+    }
+}
+
+/// Adds `n` occurrences tagged from `source` (parents compare by word).
+fn add_source<'a>(list: &mut Vec<(TagSource<'a>, u64)>, source: TagSource<'a>, n: u64) {
+    let same = |s: &TagSource<'a>| match (s, &source) {
+        (TagSource::Parent(a), TagSource::Parent(b)) => a.word == b.word,
+        (a, b) => a == b,
+    };
+    match list.iter_mut().find(|(s, _)| same(s)) {
+        Some(e) => e.1 += n,
+        None => list.push((source, n)),
+    }
+}
+
+/// FxHash (rustc's hasher): fast for the short keys counted here, and
+/// deterministic (the tables never depend on iteration order anyway).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(buf));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A hash map with `FxHasher`.
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
 /// Co-occurrence counts. Associative: windows, per-entity window counts and
 /// pair counts all add up across chapters.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -131,13 +372,27 @@ impl Cooccurrence {
         window: Window,
         mentions: &[(EntityId, usize)],
         units: &[Range<usize>],
-        char_of: impl Fn(usize) -> usize,
+        char_of: impl FnMut(usize) -> usize,
     ) -> Cooccurrence {
         let mut c = Cooccurrence::default();
+        c.add_chapter(window, mentions, units, char_of);
+        c
+    }
+
+    /// Counts one more chapter into these counts (what `count` and then
+    /// `merge` do, without the chapter's own table).
+    pub fn add_chapter(
+        &mut self,
+        window: Window,
+        mentions: &[(EntityId, usize)],
+        units: &[Range<usize>],
+        mut char_of: impl FnMut(usize) -> usize,
+    ) {
+        let c = self;
         match window {
             Window::Chars(n) => {
                 let chars: Vec<usize> = mentions.iter().map(|m| char_of(m.1)).collect();
-                c.windows = mentions.len() as u64;
+                c.windows += mentions.len() as u64;
                 for (i, m) in mentions.iter().enumerate() {
                     *c.entity_windows.entry(m.0).or_insert(0) += 1;
                     let mut j = i + 1;
@@ -152,16 +407,18 @@ impl Cooccurrence {
             }
             _ => {
                 let mut k = 0;
+                let mut ids: Vec<EntityId> = Vec::new();
                 for unit in units {
-                    let mut present = BTreeSet::new();
+                    ids.clear();
                     while k < mentions.len() && mentions[k].1 < unit.end {
                         if mentions[k].1 >= unit.start {
-                            present.insert(mentions[k].0);
+                            ids.push(mentions[k].0);
                         }
                         k += 1;
                     }
                     c.windows += 1;
-                    let ids: Vec<EntityId> = present.into_iter().collect();
+                    ids.sort_unstable();
+                    ids.dedup();
                     for (i, &a) in ids.iter().enumerate() {
                         *c.entity_windows.entry(a).or_insert(0) += 1;
                         for &b in &ids[i + 1..] {
@@ -171,10 +428,12 @@ impl Cooccurrence {
                 }
             }
         }
-        c
     }
 
-    pub fn merge(&mut self, other: Cooccurrence) {
+    pub fn merge(&mut self, mut other: Cooccurrence) {
+        if self.pairs.len() < other.pairs.len() {
+            std::mem::swap(self, &mut other);
+        }
         self.windows += other.windows;
         for (e, n) in other.entity_windows {
             *self.entity_windows.entry(e).or_insert(0) += n;

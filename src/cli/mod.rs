@@ -2,7 +2,7 @@
 //! expensive engines (OpenCC tables, jieba with our dictionaries, the entity
 //! lexicon, the thread pool) built once and lent to a subcommand.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -406,7 +406,7 @@ pub fn converter_for(
     {
         Ok(match file {
             Some(f) => {
-                Box::new(FerrousConverter::from_file(f).with_context(|| "loading --opencc-config")?)
+                Box::new(FerrousConverter::from_file(f)?)
             }
             None => Box::new(FerrousConverter::new(config)?),
         })

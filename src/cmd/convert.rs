@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::io::Write;
 use std::process::ExitCode;
 use zhnovel::decode::{decode, encoding_for_name};
-use zhnovel::input::SourcePath;
+use zhnovel::input::source_arg;
 use zhnovel::output::atomic_write;
 use zhnovel::script::ScriptConfig;
 
@@ -24,15 +24,7 @@ pub fn run(args: &ConvertArgs) -> Result<ExitCode> {
         .map(encoding_for_name)
         .transpose()?;
     let converter = converter_for(config, args.opencc_config.as_deref())?;
-    let source = match &args.file {
-        Some(p) if p.as_os_str() != "-" => SourcePath::File(p.clone()),
-        _ => SourcePath::Stdin,
-    };
-    if let SourcePath::File(p) = &source {
-        if !p.exists() {
-            return Err(zhnovel::Error::Missing { path: p.clone() }.into());
-        }
-    }
+    let source = source_arg(args.file.as_deref())?;
     let bytes = source.read()?;
     let text = decode(&source.path(), &bytes, encoding, false)?.text;
     let converted = converter.convert(&text);

@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use zhnovel::chapter::normalize_newlines;
 use zhnovel::decode::decode;
-use zhnovel::input::SourcePath;
+use zhnovel::input::source_arg;
 use zhnovel::script::Normalized;
 use zhnovel::segment::Segmenter;
 
@@ -20,15 +20,7 @@ pub fn run(args: &SegmentArgs) -> Result<ExitCode> {
     for d in &args.lexicon.dicts {
         segmenter.load_user_dict(d)?;
     }
-    let source = match &args.file {
-        Some(p) if p.as_os_str() != "-" => SourcePath::File(p.clone()),
-        _ => SourcePath::Stdin,
-    };
-    if let SourcePath::File(p) = &source {
-        if !p.exists() {
-            return Err(zhnovel::Error::Missing { path: p.clone() }.into());
-        }
-    }
+    let source = source_arg(args.file.as_deref())?;
     let bytes = source.read()?;
     let text = normalize_newlines(&decode(&source.path(), &bytes, read.encoding, read.lossy)?.text);
     let normalized = Normalized::new(text, converter.as_ref());

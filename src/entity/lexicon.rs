@@ -81,6 +81,8 @@ pub enum CueClass {
     Act,
     /// Before a person: command or object (令, 遣, 擒).
     Cmd,
+    /// Before a name of any kind (叫做, 名叫, 人称).
+    Nam,
     /// Before a place: movement (到, 前往, 攻打).
     Mov,
     /// After a place: location (城下, 一带, 之战).
@@ -97,6 +99,7 @@ impl CueClass {
             "say" => CueClass::Say,
             "act" => CueClass::Act,
             "cmd" => CueClass::Cmd,
+            "nam" => CueClass::Nam,
             "mov" => CueClass::Mov,
             "loc" => CueClass::Loc,
             "adv" => CueClass::Adv,
@@ -119,11 +122,16 @@ pub struct Lexicon {
     stopwords: HashSet<String>,
     /// (canonical, aliases) pairs from dict/aliases.tsv and user files.
     pub aliases: Vec<(String, Vec<String>)>,
+    /// How many of `aliases` (the first ones) come from the built-in list:
+    /// those apply only to books that name the canonical entity.
+    pub builtin_aliases: usize,
     /// Surname → weight 1–3 (single and compound).
     pub surnames: HashMap<String, u8>,
     pub titles: HashMap<String, TitlePosition>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
+    /// The generic words that address or count persons (大哥, 先生, 二人).
+    pub address: HashSet<String>,
     pub place_suffixes: HashMap<String, PlaceSuffix>,
     /// Army suffix → weight 1–3.
     pub army_suffixes: HashMap<String, u8>,
@@ -153,13 +161,14 @@ impl Lexicon {
         let mut lex = Lexicon::default();
         lex.add_surnames(Path::new("dict/surnames.txt"), t.surnames)?;
         lex.add_titles(Path::new("dict/titles.txt"), t.titles)?;
-        lex.generic.extend(words(t.generic));
+        lex.add_generic(t.generic);
         lex.add_place_suffixes(Path::new("dict/place_suffixes.txt"), t.place_suffixes)?;
         lex.add_army_suffixes(Path::new("dict/army_suffixes.txt"), t.army_suffixes)?;
         lex.factions.extend(jieba_words(t.factions));
         lex.places.extend(jieba_words(t.places));
         lex.stopwords.extend(words(t.stopwords));
         lex.add_aliases_text(Path::new("dict/aliases.tsv"), t.aliases)?;
+        lex.builtin_aliases = lex.aliases.len();
         lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
         Ok(lex)
     }
@@ -206,6 +215,30 @@ impl Lexicon {
             ));
         }
         Ok(())
+    }
+
+    /// Adds generic words (one a line). Words under a `# ---` section
+    /// heading that mentions persons, kinship, titles, pronouns or address
+    /// are also forms of address (王大哥 is not a name, 赵山河 is).
+    pub fn add_generic(&mut self, text: &str) {
+        let mut address = false;
+        for line in text.lines() {
+            let t = line.trim();
+            if let Some(heading) = t.strip_prefix("# ---") {
+                address = ["person", "kinship", "title", "pronoun", "address"]
+                    .iter()
+                    .any(|k| heading.contains(k));
+                continue;
+            }
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let w = t.split_whitespace().next().unwrap_or(t).to_string();
+            if address {
+                self.address.insert(w.clone());
+            }
+            self.generic.insert(w);
+        }
     }
 
     /// Adds `surname<TAB>weight` lines.
@@ -295,7 +328,7 @@ impl Lexicon {
                     path,
                     line_no,
                     &format!(
-                        "cue class must be say, act, cmd, mov, loc, adv or bnd, not '{class}'"
+                        "cue class must be say, act, cmd, nam, mov, loc, adv or bnd, not '{class}'"
                     ),
                 )
             })?;

@@ -8,6 +8,7 @@
 //! mention. The segmenter never decides what an entity is; this module never
 //! formats output.
 
+mod corpus;
 pub mod lexicon;
 mod recognize;
 

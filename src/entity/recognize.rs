@@ -1,36 +1,2004 @@
-//! Recognize: builds a book's entity catalog. (First version; the issue
-//! "Find the people, places, armies and factions that no dictionary knows"
-//! replaces it.)
+//! Recognize: builds a book's entity catalog from the lexicon, named rules and
+//! corpus-level statistics, in one pass over the book plus a decision step.
+//!
+//! 1. **Candidates.** Every Han run of the book is scanned once. Strings are
+//!    proposed by anchors: a surname (single or compound) followed by a one-
+//!    or two-character given name; a place suffix (州, 关, 山 …) or an army
+//!    suffix (军, 兵, 骑兵 …) preceded by a stem; a speech or action cue
+//!    (道, 率兵 …) preceded by a string, or a movement cue (前往, 攻 …)
+//!    followed by one; the lexicon's places, factions and aliases.
+//! 2. **Statistics.** A second scan counts every occurrence of every
+//!    candidate (also those next to no cue) and records its contexts: cues
+//!    on either side, whether it sits at a run edge (punctuation), whether its
+//!    boundary cuts a common word, and its neighbouring characters (boundary
+//!    entropy). Cohesion is the smallest pointwise mutual information over
+//!    the candidate's split points.
+//! 3. **Decision.** Each candidate gets a score per type from its evidence;
+//!    the best type above its threshold wins (order below). Nested
+//!    candidates are resolved by counts (耶律挞 lives only inside 耶律挞烈,
+//!    so it goes; 德州 only inside 安德州). Armies are merged by stem,
+//!    factions come from army stems and polity contexts, aliases from
+//!    `dict/aliases.tsv`, the user's file and courtesy-name statements.
+//!
+//! # Evidence codes
+//!
+//! | code    | meaning                                                                   |
+//! |---------|---------------------------------------------------------------------------|
+//! | `lex`   | listed in our lexicon (`dict/places.txt`, `dict/factions.txt`)            |
+//! | `sur`   | begins with a surname from `dict/surnames.txt` (single or compound)      |
+//! | `say`   | followed by a speech cue (X道, X笑道, X曰, X问道 …)                        |
+//! | `act`   | followed by an action cue (X率兵, X领着, X兵马 …), perhaps after an adverb |
+//! | `cmd`   | preceded by a command or object cue (令X, 遣X, 擒住X …)                   |
+//! | `ttl`   | next to a title (X将军, 都统X)                                            |
+//! | `mov`   | preceded by a movement cue (到/往/至/入/攻/守/屯/前往 X)                  |
+//! | `loc`   | followed by a location cue (X城下, X一带, X之战)                          |
+//! | `sfx`   | ends with a place suffix (`dict/place_suffixes.txt`)                      |
+//! | `army`  | army rule: faction, place, direction or X家 stem + army suffix            |
+//! | `stat`  | corpus statistics: repeated, varied neighbours, clean boundaries          |
+//! | `coord` | coordinated (、 与 和 或者) with an entity of the same type               |
+//! | `poly`  | faction in a polity context (X人, 伐X, 入X, an army stem, 宋金辽元)       |
+//! | `alias` | merged with names from an alias list                                      |
+//! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
+//!
+//! # Type decision order
+//!
+//! 1. Generic words and titles (`dict/generic.txt`, `dict/titles.txt`) are never entities.
+//! 2. Lexicon factions are factions; lexicon places are places.
+//! 3. Army: a string ending with an army suffix whose stem is a faction, a
+//!    place, a direction (南军), X家 (岳家军) or a repeated unknown stem (神武军).
+//! 4. Person or place, whichever scores higher: persons from the surname prior
+//!    and person cues, places from the suffix class and movement/location cues.
+//! 5. Person by statistics alone (no surname): frequent, strongly cued, not a word.
+//!
+//! Confidence is the winning score, capped at 1.
 
-use super::{Catalog, EntityType, Lexicon};
+use super::corpus::{self, FxMap, Run};
+use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
+use super::{Catalog, Entity, EntityType};
+use jieba_rs::Jieba;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::OnceLock;
 
 /// A candidate new word for `zhnovel discover`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     pub word: String,
+    /// The type it would be catalogued as, if any.
     pub kind: Option<EntityType>,
     pub count: u64,
+    /// Smallest pointwise mutual information (nats) over the split points.
     pub cohesion: f64,
+    /// Entropy (nats) of the characters before / after it; punctuation counts as one.
     pub left_entropy: f64,
     pub right_entropy: f64,
     pub score: f64,
 }
 
+/// jieba's default dictionary, used as a vocabulary of common words (never
+/// for tags as proof of a name: they are wrong half the time). Built once per
+/// process.
+fn vocabulary() -> &'static Jieba {
+    static VOCAB: OnceLock<Jieba> = OnceLock::new();
+    VOCAB.get_or_init(Jieba::new)
+}
+
+const CLASSES: usize = 8;
+
+fn class_index(c: CueClass) -> usize {
+    match c {
+        CueClass::Say => 0,
+        CueClass::Act => 1,
+        CueClass::Cmd => 2,
+        CueClass::Mov => 3,
+        CueClass::Loc => 4,
+        CueClass::Adv => 5,
+        CueClass::Bnd => 6,
+        CueClass::Nam => 7,
+    }
+}
+
+/// Locative characters: after a name they form words with its last
+/// character (城下, 山中) without making that boundary wrong.
+const LOCATIVES: &str = "上下中内外前后里旁边东西南北间头";
+
+/// jieba's tag of a dictionary word, coarsely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    Person,
+    Place,
+    Proper,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct WordInfo {
+    freq: usize,
+    tag: Tag,
+}
+
+/// Longest cue, title or suffix looked at, in characters.
+const MAX_CUE: usize = 4;
+/// Longest candidate proposed by the rules, in characters.
+const MAX_CAND: usize = 6;
+
+/// Builds entity catalogs. Holds the lexicon and lookup tables derived from it.
 pub struct Recognizer {
-    #[allow(dead_code)]
-    lexicon: Lexicon,
+    lex: Lexicon,
+    vocab: &'static Jieba,
+    cues: FxMap<String, [u8; CLASSES]>,
+    /// Characters that never belong to a given name (function characters,
+    /// one-character speech and action verbs).
+    not_given: HashSet<char>,
+    /// Function characters (`bnd` cues).
+    bnd: HashSet<char>,
+    numerals: HashSet<char>,
+    /// Single-character factions that are polities (秦, 燕, 宋 …).
+    factions_1: HashSet<String>,
+    /// Fast copies of the lexicon maps the scans use at every character.
+    surnames: FxMap<String, u8>,
+    titles: FxMap<String, TitlePosition>,
+    suffixes: FxMap<String, (bool, bool)>,
+    /// Lexicon names (places, factions, aliases) and their first characters.
+    lex_names: FxMap<String, ()>,
+    lex_first: FxMap<char, usize>,
+    /// jieba dictionary look-ups, cached (a word's tag costs a segmentation).
+    word_cache: std::sync::Mutex<FxMap<String, WordInfo>>,
+}
+
+/// Per-candidate corpus statistics.
+#[derive(Debug, Default, Clone)]
+struct Stat {
+    count: u32,
+    /// Occurrences with a strong cue of each class on the relevant side.
+    say: u32,
+    act: u32,
+    cmd: u32,
+    mov: u32,
+    loc: u32,
+    title: u32,
+    /// Occurrences whose left / right edge is a run edge (punctuation).
+    lpunct: u32,
+    rpunct: u32,
+    /// Occurrences whose left / right boundary cuts a common word and has no cue.
+    lbad: u32,
+    rbad: u32,
+    /// Occurrences next to a function character on the left / right.
+    lbnd: u32,
+    rbnd: u32,
+    /// Occurrences that are a whole clause after a movement cue (经由飞狐，).
+    mov_clause: u32,
+    /// Occurrences after a naming cue (叫做X).
+    nam: u32,
+    /// Occurrences after a demonstrative or classifier (那X, 这X, 一个X).
+    ldem: u32,
+    /// Only counted (a part of a candidate, for cohesion), no contexts.
+    aux: bool,
+    /// Distinct neighbouring characters and Σ c·ln c of their counts.
+    ldistinct: u32,
+    rdistinct: u32,
+    lsum: f64,
+    rsum: f64,
+}
+
+impl Stat {
+    fn person_cues(&self) -> u32 {
+        self.say + self.act + self.cmd + self.title
+    }
+
+    fn place_cues(&self) -> u32 {
+        self.mov + self.loc
+    }
+}
+
+/// The measured book: candidate statistics and neighbour distributions.
+struct Measured<'a> {
+    index: FxMap<&'a str, u32>,
+    words: Vec<&'a str>,
+    stats: Vec<Stat>,
+    chars: FxMap<char, u32>,
+    total_chars: u64,
+}
+
+impl<'a> Measured<'a> {
+    fn stat(&self, w: &str) -> Option<&Stat> {
+        self.index.get(w).map(|&i| &self.stats[i as usize])
+    }
+
+    fn count(&self, w: &str) -> u32 {
+        if w.chars().count() == 1 {
+            return self
+                .chars
+                .get(&w.chars().next().expect("one char"))
+                .copied()
+                .unwrap_or(0);
+        }
+        self.stat(w).map_or(0, |s| s.count)
+    }
+
+}
+
+/// Adds each (candidate, neighbour) count to its candidate's distinct count
+/// and entropy sums.
+fn fold_side(map: &FxMap<(u32, char), u32>, stats: &mut [Stat], left: bool) {
+    for (&(id, _), &c) in map {
+        let st = &mut stats[id as usize];
+        let c = c as f64;
+        if left {
+            st.ldistinct += 1;
+            st.lsum += c * c.ln();
+        } else {
+            st.rdistinct += 1;
+            st.rsum += c * c.ln();
+        }
+    }
+}
+
+/// Entropy from the count inside the run and the sum of c·ln c over the
+/// neighbours, with `punct` occurrences at a run edge counted as one more
+/// neighbour.
+fn side_entropy(t_inner: u32, sum: f64, punct: u32) -> f64 {
+    let p = punct as f64;
+    let t = t_inner as f64 + p;
+    if t == 0.0 {
+        return 0.0;
+    }
+    let s = sum + if p > 0.0 { p * p.ln() } else { 0.0 };
+    t.ln() - s / t
+}
+
+/// What the text just before a position says about a name starting there.
+#[derive(Debug, Default, Clone, Copy)]
+struct LeftFeat {
+    /// After a demonstrative or classifier (那, 这, 个).
+    dem: bool,
+    cmd: u8,
+    mov: u8,
+    nam: u8,
+    title: bool,
+    bnd: bool,
+    /// The boundary cuts a common word and no multi-character cue explains it.
+    bad: bool,
+}
+
+/// What the text just after a position says about a name ending there.
+#[derive(Debug, Default, Clone, Copy)]
+struct RightFeat {
+    say: u8,
+    act: u8,
+    loc: u8,
+    title: bool,
+    bnd: bool,
+    /// The boundary cuts a common word and no cue explains it.
+    bad: bool,
+}
+
+/// Adds one occurrence's contexts to its candidate's statistics.
+fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end: bool) {
+    if r.say >= 2 {
+        st.say += 1;
+    }
+    if r.act >= 2 {
+        st.act += 1;
+    }
+    if r.loc >= 2 {
+        st.loc += 1;
+    }
+    if l.cmd >= 3 {
+        st.cmd += 1;
+    }
+    if l.nam >= 2 {
+        st.nam += 1;
+    }
+    if l.mov >= 2 {
+        st.mov += 1;
+        if at_end {
+            st.mov_clause += 1;
+        }
+    }
+    if l.title || r.title {
+        st.title += 1;
+    }
+    if at_start {
+        st.lpunct += 1;
+    }
+    if at_end {
+        st.rpunct += 1;
+    }
+    st.lbnd += u32::from(l.bnd);
+    st.ldem += u32::from(l.dem);
+    st.rbnd += u32::from(r.bnd);
+    st.lbad += u32::from(l.bad);
+    st.rbad += u32::from(r.bad);
+}
+
+/// Candidate strings in the order proposed.
+#[derive(Default)]
+struct Table<'a> {
+    index: FxMap<&'a str, u32>,
+    words: Vec<&'a str>,
+    /// Only a part of a candidate (counted for cohesion).
+    aux: Vec<bool>,
+}
+
+impl<'a> Table<'a> {
+    fn add(&mut self, w: &'a str, aux: bool) {
+        match self.index.get(w) {
+            Some(&i) => {
+                if !aux {
+                    self.aux[i as usize] = false;
+                }
+            }
+            None => {
+                self.index.insert(w, self.words.len() as u32);
+                self.words.push(w);
+                self.aux.push(aux);
+            }
+        }
+    }
+}
+
+/// A decided entity before aliases and merging.
+#[derive(Debug, Clone)]
+struct Decided {
+    name: String,
+    kind: EntityType,
+    score: f64,
+    evidence: BTreeSet<&'static str>,
+    aliases: BTreeSet<String>,
+    count: u32,
 }
 
 impl Recognizer {
     pub fn new(lexicon: Lexicon) -> Recognizer {
-        Recognizer { lexicon }
+        let mut cues: FxMap<String, [u8; CLASSES]> = FxMap::default();
+        for (word, list) in &lexicon.cues {
+            let e = cues.entry(word.clone()).or_insert([0; CLASSES]);
+            for c in list {
+                e[class_index(c.class)] = c.weight;
+            }
+        }
+        let bnd: HashSet<char> = lexicon
+            .cues
+            .iter()
+            .filter(|(w, cs)| w.chars().count() == 1 && cs.iter().any(|c| c.class == CueClass::Bnd))
+            .filter_map(|(w, _)| w.chars().next())
+            .collect();
+        let mut not_given = bnd.clone();
+        for (w, cs) in &lexicon.cues {
+            let strong_verb = cs
+                .iter()
+                .any(|c| matches!(c.class, CueClass::Say | CueClass::Act) && c.weight >= 2);
+            if w.chars().count() == 1 && strong_verb {
+                not_given.extend(w.chars());
+            }
+        }
+        // 秦军掩, 武军舍: an army word is never inside a given name here.
+        not_given.extend(['军', '兵']);
+        // Characters common in given names although they are also cues.
+        for c in [
+            '云', '来', '成', '和', '同', '安', '平', '文', '明', '仁', '德', '信',
+        ] {
+            not_given.remove(&c);
+        }
+        let numerals: HashSet<char> = "一二三四五六七八九十百千万两几数〇零廿卅".chars().collect();
+        let factions_1 = lexicon
+            .factions
+            .iter()
+            .filter(|f| f.chars().count() == 1)
+            .cloned()
+            .collect();
+        let mut alias_of = BTreeMap::new();
+        for (canonical, aliases) in &lexicon.aliases {
+            for a in aliases {
+                alias_of
+                    .entry(a.clone())
+                    .or_insert_with(|| canonical.clone());
+            }
+        }
+        let surnames = lexicon.surnames.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let titles = lexicon.titles.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let mut suffixes: FxMap<String, (bool, bool)> = FxMap::default();
+        for k in lexicon.place_suffixes.keys() {
+            suffixes.entry(k.clone()).or_default().0 = true;
+        }
+        for k in lexicon.army_suffixes.keys() {
+            suffixes.entry(k.clone()).or_default().1 = true;
+        }
+        let mut lex_names: FxMap<String, ()> = FxMap::default();
+        let mut lex_first: FxMap<char, usize> = FxMap::default();
+        let all_names = lexicon
+            .places
+            .iter()
+            .chain(lexicon.factions.iter())
+            .chain(lexicon.aliases.iter().flat_map(|(c, a)| std::iter::once(c).chain(a.iter())));
+        for w in all_names {
+            let len = w.chars().count();
+            if let (Some(c), 2..=8) = (w.chars().next(), len) {
+                let e = lex_first.entry(c).or_insert(0);
+                *e = (*e).max(len);
+                lex_names.insert(w.clone(), ());
+            }
+        }
+        Recognizer {
+            lex: lexicon,
+            vocab: vocabulary(),
+            cues,
+            not_given,
+            bnd,
+            numerals,
+            factions_1,
+            surnames,
+            titles,
+            suffixes,
+            lex_names,
+            lex_first,
+            word_cache: Default::default(),
+        }
     }
 
-    pub fn discover(&self, _chapters: &[&str]) -> Catalog {
-        Catalog::new(Vec::new())
+    /// The lexicon this recognizer was built with.
+    pub fn lexicon(&self) -> &Lexicon {
+        &self.lex
     }
 
-    pub fn candidates(&self, _chapters: &[&str]) -> Vec<Candidate> {
-        Vec::new()
+    /// Builds the catalog of one book. `chapters` are the cleaned, Simplified
+    /// chapter texts, in order.
+    pub fn discover(&self, chapters: &[&str]) -> Catalog {
+        let t0 = std::time::Instant::now();
+        let runs = corpus::runs(chapters);
+        let measured = self.measure(&runs);
+        let t1 = t0.elapsed();
+        let decided = self.decide(&runs, &measured);
+        eprintln!("TIMING measure {:?} decide {:?} cands {}", t1, t0.elapsed() - t1, measured.words.len());
+        Catalog::new(
+            decided
+                .into_iter()
+                .map(|d| Entity {
+                    name: d.name,
+                    kind: d.kind,
+                    aliases: d.aliases.into_iter().collect(),
+                    evidence: d.evidence.into_iter().map(str::to_string).collect(),
+                    confidence: d.score.clamp(0.0, 1.0) as f32,
+                })
+                .collect(),
+        )
+    }
+
+    /// Candidate new words with their statistics and guessed type, for a
+    /// user to review: every proposed string seen at least twice (once in a
+    /// text under 20 000 characters) that is not a generic word, sorted by
+    /// score (descending), then word.
+    pub fn candidates(&self, chapters: &[&str]) -> Vec<Candidate> {
+        let runs = corpus::runs(chapters);
+        let measured = self.measure(&runs);
+        let decided = self.decide(&runs, &measured);
+        let kind_of: BTreeMap<&str, (EntityType, f64)> = decided
+            .iter()
+            .map(|d| (d.name.as_str(), (d.kind, d.score)))
+            .collect();
+        let min_count = if measured.total_chars < 20_000 { 1 } else { 2 };
+        let mut out = Vec::new();
+        for (id, word) in measured.words.iter().enumerate() {
+            let st = &measured.stats[id];
+            if st.aux || st.count < min_count || self.is_generic(word) || word.chars().count() < 2 {
+                continue;
+            }
+            let le = side_entropy(st.count - st.lpunct, st.lsum, st.lpunct);
+            let re = side_entropy(st.count - st.rpunct, st.rsum, st.rpunct);
+            let coh = self.cohesion(word, &measured);
+            let decided = kind_of.get(word).copied();
+            let stat_score =
+                (1.0 + st.count as f64).ln() * (0.2 + le.min(re)) * (coh.max(0.0) / 5.0).min(1.0);
+            let score = match decided {
+                Some((_, s)) => 1.0 + s + stat_score,
+                None => stat_score,
+            };
+            out.push(Candidate {
+                word: word.to_string(),
+                kind: decided.map(|d| d.0),
+                count: st.count as u64,
+                cohesion: coh,
+                left_entropy: le,
+                right_entropy: re,
+                score,
+            });
+        }
+        out.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.word.cmp(&b.word))
+        });
+        out
+    }
+
+    // ----- lookups -----------------------------------------------------------
+
+    fn cue(&self, w: &str, class: CueClass) -> u8 {
+        self.cues.get(w).map_or(0, |c| c[class_index(class)])
+    }
+
+    fn is_bnd(&self, c: char) -> bool {
+        self.bnd.contains(&c)
+    }
+
+    fn is_generic(&self, w: &str) -> bool {
+        self.lex.generic.contains(w) || self.lex.titles.contains_key(w)
+    }
+
+    /// jieba's dictionary entry for a word (frequency, tag), cached.
+    fn word_info(&self, w: &str) -> Option<WordInfo> {
+        if !self.vocab.has_word(w) {
+            return None;
+        }
+        let mut cache = self.word_cache.lock().expect("word cache lock");
+        if let Some(&info) = cache.get(w) {
+            return Some(info);
+        }
+        let tag = match self.vocab.tag(w, false).as_slice() {
+            [t] if t.word == w => t.tag.to_string(),
+            _ => String::new(),
+        };
+        let tag = match tag.as_str() {
+            "nr" | "nrt" | "nrfg" => Tag::Person,
+            "ns" => Tag::Place,
+            "nz" | "nt" => Tag::Proper,
+            _ => Tag::Other,
+        };
+        let info = WordInfo {
+            freq: self.vocab.suggest_freq(w),
+            tag,
+        };
+        cache.insert(w.to_string(), info);
+        Some(info)
+    }
+
+    fn tag_of(&self, w: &str) -> Option<Tag> {
+        self.word_info(w).map(|i| i.tag)
+    }
+
+    /// A dictionary word used at least `freq` times in jieba's corpus.
+    fn is_frequent_word(&self, w: &str, freq: usize) -> bool {
+        self.word_info(w).is_some_and(|i| i.freq >= freq)
+    }
+
+    /// Surname prefix length and weight, compound first. A surname that is
+    /// also a function character (于, 何, 万 …) weighs at most 1.
+    fn surname(&self, chars: &[char], s: &str) -> Option<(usize, u8)> {
+        if chars.len() >= 3 {
+            let two: String = chars[..2].iter().collect();
+            if let Some(&w) = self.surnames.get(&two) {
+                return Some((2, w));
+            }
+        }
+        let one = &s[..chars[0].len_utf8()];
+        self.surnames.get(one).map(|&w| {
+            let w = if self.is_bnd(chars[0]) { w.min(1) } else { w };
+            (1, w)
+        })
+    }
+
+    /// Place suffix at the end of `s`: (suffix length in chars, class, weight).
+    fn place_suffix(&self, s: &str) -> Option<(usize, PlaceClass, u8)> {
+        let chars: Vec<char> = s.chars().collect();
+        for len in [2usize, 1] {
+            if chars.len() <= len {
+                continue;
+            }
+            let suf: String = chars[chars.len() - len..].iter().collect();
+            if let Some(p) = self.lex.place_suffixes.get(&suf) {
+                return Some((len, p.class, p.weight));
+            }
+        }
+        None
+    }
+
+    /// Army suffix at the end of `s`: (suffix length, weight).
+    fn army_suffix(&self, s: &str) -> Option<(usize, u8)> {
+        let chars: Vec<char> = s.chars().collect();
+        for len in [3usize, 2, 1] {
+            if chars.len() <= len {
+                continue;
+            }
+            let suf: String = chars[chars.len() - len..].iter().collect();
+            if let Some(&w) = self.lex.army_suffixes.get(&suf) {
+                return Some((len, w));
+            }
+        }
+        None
+    }
+
+    fn is_faction_stem(&self, stem: &str) -> bool {
+        self.lex.factions.contains(stem) && !stem.ends_with('人')
+    }
+
+    // ----- pass 1 and 2: candidates and statistics ----------------------------
+
+    /// Proposes candidates, then counts them with their contexts.
+    fn measure<'a>(&self, runs: &[Run<'a>]) -> Measured<'a> {
+        let mut table = Table::default();
+        let mut props: Vec<&'a str> = Vec::new();
+        for run in runs {
+            let n = run.len();
+            for i in 0..n {
+                props.clear();
+                self.proposals(run, i, &mut props);
+                for &w in &props {
+                    table.add(w, false);
+                }
+                // The lexicon's own names are found by the same scan.
+                if let Some(&max) = self.lex_first.get(&run.ch(i)) {
+                    for len in 2..=max.min(n - i) {
+                        let w = run.sub(i, i + len);
+                        if self.lex_names.contains_key(w) {
+                            table.add(w, false);
+                        }
+                    }
+                }
+            }
+        }
+        let tt = std::time::Instant::now();
+        // Parts of candidates, counted for cohesion.
+        let proposed: Vec<&'a str> = table.words.clone();
+        for w in proposed {
+            let offs: Vec<usize> = w.char_indices().map(|(i, _)| i).skip(1).collect();
+            for &o in &offs {
+                for part in [&w[..o], &w[o..]] {
+                    if part.chars().count() >= 2 {
+                        table.add(part, true);
+                    }
+                }
+            }
+        }
+        let Table {
+            index,
+            words,
+            aux: aux_flags,
+        } = table;
+        let max_len = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+        eprintln!("TIMING aux {:?} max_len {max_len} words {}", tt.elapsed(), words.len());
+        let tt = std::time::Instant::now();
+        let mut stats: Vec<Stat> = aux_flags
+            .iter()
+            .map(|&aux| Stat {
+                aux,
+                ..Stat::default()
+            })
+            .collect();
+        let mut left: FxMap<(u32, char), u32> = FxMap::default();
+        let mut right: FxMap<(u32, char), u32> = FxMap::default();
+        let mut chars: FxMap<char, u32> = FxMap::default();
+        let mut total_chars = 0u64;
+        let mut crossing: FxMap<&'a str, bool> = FxMap::default();
+        let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
+        let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
+        for run in runs {
+            let n = run.len();
+            total_chars += n as u64;
+            // Context features depend on a boundary only: computed once per
+            // position, when some candidate first needs them.
+            lfeat.clear();
+            lfeat.resize(n + 1, None);
+            rfeat.clear();
+            rfeat.resize(n + 1, None);
+            for i in 0..n {
+                *chars.entry(run.ch(i)).or_insert(0) += 1;
+                for len in 2..=max_len.min(n - i) {
+                    let Some(&id) = index.get(run.sub(i, i + len)) else {
+                        continue;
+                    };
+                    let st = &mut stats[id as usize];
+                    st.count += 1;
+                    if st.aux {
+                        continue;
+                    }
+                    let j = i + len;
+                    let lf = *lfeat[i].get_or_insert_with(|| self.left_feat(run, i, &mut crossing));
+                    let rf = *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
+                    apply_feats(st, lf, rf, i == 0, j == n);
+                    if i > 0 {
+                        *left.entry((id, run.ch(i - 1))).or_insert(0) += 1;
+                    }
+                    if j < n {
+                        *right.entry((id, run.ch(j))).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("TIMING pass2 {:?} left {} right {}", tt.elapsed(), left.len(), right.len());
+        fold_side(&left, &mut stats, true);
+        fold_side(&right, &mut stats, false);
+        Measured {
+            index,
+            words,
+            stats,
+            chars,
+            total_chars,
+        }
+    }
+
+    /// Strings proposed at character `i` of a run (anchored there by a
+    /// surname, or ending at a suffix or cue that starts at `i`).
+    fn proposals<'a>(&self, run: &Run<'a>, i: usize, out: &mut Vec<&'a str>) {
+        let n = run.len();
+        // Surname + given name.
+        for slen in [2usize, 1] {
+            if i + slen > n || !self.surnames.contains_key(run.sub(i, i + slen)) {
+                continue;
+            }
+            for glen in 1..=2 {
+                let j = i + slen + glen;
+                if j > n {
+                    break;
+                }
+                if (i + slen..j).any(|k| self.not_given.contains(&run.ch(k))) {
+                    break;
+                }
+                out.push(run.sub(i, j));
+            }
+        }
+        // Stem + place suffix / army suffix starting at i.
+        for slen in 1..=3usize.min(n - i) {
+            let suf = run.sub(i, i + slen);
+            let Some(&(place, army)) = self.suffixes.get(suf) else {
+                continue;
+            };
+            if !place && !army {
+                continue;
+            }
+            let max_stem = if army { 4 } else { 3 };
+            for stem in 1..=max_stem.min(i) {
+                let k = i - stem;
+                let first = run.ch(k);
+                if stem > 1 && self.is_bnd(first) && !(place && self.numerals.contains(&first)) {
+                    continue;
+                }
+                if stem == 1 && self.is_bnd(first) {
+                    continue;
+                }
+                out.push(run.sub(k, i + slen));
+            }
+        }
+        // String before a person cue starting at i; string after a movement cue ending at i.
+        for clen in 1..=MAX_CUE.min(n - i) {
+            let cue = run.sub(i, i + clen);
+            let strong_person =
+                self.cue(cue, CueClass::Say) >= 3 || self.cue(cue, CueClass::Act) >= 3;
+            if strong_person {
+                for len in 2..=4usize.min(i) {
+                    out.push(run.sub(i - len, i));
+                }
+            }
+        }
+        for clen in 1..=MAX_CUE.min(i) {
+            let cue = run.sub(i - clen, i);
+            if self.cue(cue, CueClass::Mov) >= 3 {
+                for len in 2..=4usize.min(n - i) {
+                    out.push(run.sub(i, i + len));
+                }
+            }
+        }
+        out.retain(|w| w.chars().count() <= MAX_CAND);
+    }
+
+    /// Context features of the boundary before character `j` seen from the
+    /// left (a candidate ending at `j`): a cue right after, or after an
+    /// adverb (马扩也领着). A one-character cue that starts a longer word
+    /// (道路) or ends one with the candidate's last character (通道) is no cue.
+    fn right_feat<'a>(&self, run: &Run<'a>, j: usize, crossing: &mut FxMap<&'a str, bool>) -> RightFeat {
+        let n = run.len();
+        let mut f = RightFeat::default();
+        if j == n {
+            if matches!(run.after, '：' | ':') {
+                f.say = 2;
+            }
+            return f;
+        }
+        let mut starts = [j, usize::MAX, usize::MAX];
+        for alen in 1..=2usize {
+            if j + alen < n && self.cue(run.sub(j, j + alen), CueClass::Adv) > 0 {
+                starts[alen] = j + alen;
+            }
+        }
+        for (si, &s) in starts.iter().enumerate() {
+            if s == usize::MAX {
+                continue;
+            }
+            for clen in 1..=MAX_CUE.min(n - s) {
+                let w = run.sub(s, s + clen);
+                if clen >= 2 && si == 0 && self.titles.get(w).is_some_and(|p| p.after_name()) {
+                    f.title = true;
+                }
+                let Some(c) = self.cues.get(w) else {
+                    continue;
+                };
+                if clen == 1 {
+                    let glued_next = s + 2 <= n && {
+                        let two = run.sub(s, s + 2);
+                        !self.cues.contains_key(two) && self.crosses(two, crossing)
+                    };
+                    let glued_prev = si == 0 && j > 0 && self.crosses(run.sub(s - 1, s + 1), crossing);
+                    if glued_next || glued_prev {
+                        continue;
+                    }
+                }
+                f.say = f.say.max(c[class_index(CueClass::Say)]);
+                f.act = f.act.max(c[class_index(CueClass::Act)]);
+                if si == 0 {
+                    f.loc = f.loc.max(c[class_index(CueClass::Loc)]);
+                }
+            }
+        }
+        let cue = f.say >= 2 || f.act >= 2 || f.loc >= 2 || f.title;
+        f.bnd = self.is_bnd(run.ch(j));
+        // 永乐城下, 燕山中: a locative after a name makes words (城下) freely.
+        let locative = LOCATIVES.contains(run.ch(j));
+        f.bad = j > 0 && !cue && !locative && self.crosses(run.sub(j - 1, j + 1), crossing);
+        f
+    }
+
+    /// Context features of the boundary before character `i` seen from the
+    /// right (a candidate starting at `i`): a command, naming or movement
+    /// cue, or a title, ending at `i`. A one-character cue that ends a
+    /// longer word (待到) is no cue.
+    fn left_feat<'a>(&self, run: &Run<'a>, i: usize, crossing: &mut FxMap<&'a str, bool>) -> LeftFeat {
+        let mut f = LeftFeat::default();
+        if i == 0 {
+            return f;
+        }
+        let mut long_cue = false;
+        for clen in 1..=MAX_CUE.min(i) {
+            let w = run.sub(i - clen, i);
+            if clen >= 2 && self.titles.get(w).is_some_and(|p| p.before_name()) {
+                f.title = true;
+            }
+            let Some(c) = self.cues.get(w) else {
+                continue;
+            };
+            if clen == 1 && i >= 2 {
+                let two = run.sub(i - 2, i);
+                if !self.cues.contains_key(two) && self.crosses(two, crossing) {
+                    continue;
+                }
+            }
+            let (cc, mc, nc) = (
+                c[class_index(CueClass::Cmd)],
+                c[class_index(CueClass::Mov)],
+                c[class_index(CueClass::Nam)],
+            );
+            f.cmd = f.cmd.max(cc);
+            f.mov = f.mov.max(mc);
+            f.nam = f.nam.max(nc);
+            if clen >= 2 && (cc >= 2 || mc >= 2 || nc >= 2) {
+                long_cue = true;
+            }
+        }
+        f.bnd = self.is_bnd(run.ch(i - 1));
+        f.dem = "那这此该个位名".contains(run.ch(i - 1));
+        // A one-character cue glued into a word (出口) explains nothing.
+        f.bad = i + 1 <= run.len() && !(long_cue || f.title) && self.crosses(run.sub(i - 1, i + 1), crossing);
+        f
+    }
+
+    /// Whether a two-character string across a boundary is a common word
+    /// (jieba frequency ≥ 100), cached.
+    fn crosses<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, bool>) -> bool {
+        if let Some(&b) = cache.get(w) {
+            return b;
+        }
+        let b = self.vocab.has_word(w) && self.vocab.suggest_freq(w) >= 100;
+        cache.insert(w, b);
+        b
+    }
+
+    /// Smallest PMI over split points (nats); 0 when a part was not counted.
+    fn cohesion(&self, w: &str, m: &Measured) -> f64 {
+        let n = m.total_chars.max(1) as f64;
+        let cw = m.count(w) as f64;
+        if cw == 0.0 {
+            return 0.0;
+        }
+        let mut best = f64::INFINITY;
+        for (o, _) in w.char_indices().skip(1) {
+            let (a, b) = (m.count(&w[..o]) as f64, m.count(&w[o..]) as f64);
+            if a == 0.0 || b == 0.0 {
+                continue;
+            }
+            best = best.min((cw * n / (a * b)).ln());
+        }
+        if best.is_finite() {
+            best
+        } else {
+            0.0
+        }
+    }
+
+    // ----- decision ------------------------------------------------------------
+
+    fn decide(&self, runs: &[Run], m: &Measured) -> Vec<Decided> {
+        // Phase 1: persons, places and lexicon factions.
+        let mut first: Vec<Decided> = Vec::new();
+        for (id, &w) in m.words.iter().enumerate() {
+            let st = &m.stats[id];
+            if st.aux || st.count == 0 {
+                continue;
+            }
+            if let Some(d) = self.judge(w, st) {
+                first.push(d);
+            }
+        }
+        first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
+        let first = self.resolve_nested(first);
+        let first = self.drop_overlapped(first, runs);
+        // Coordination: 润州或者迁州, 乙室拔业兵马、刘延庆兵马.
+        let first = self.add_coordinated(first, runs, m);
+        // Phase 2: armies, whose stems may be phase-1 places.
+        let places: HashSet<&str> = first
+            .iter()
+            .filter(|d| d.kind == EntityType::Place)
+            .map(|d| d.name.as_str())
+            .collect();
+        let mut armies: Vec<Decided> = Vec::new();
+        for (id, &w) in m.words.iter().enumerate() {
+            let st = &m.stats[id];
+            if st.aux || st.count == 0 {
+                continue;
+            }
+            if let Some(d) = self.judge_army(w, st, m, &places) {
+                armies.push(d);
+            }
+        }
+        armies.sort_by(|a, b| a.name.cmp(&b.name));
+        let armies = self.resolve_nested(armies);
+        // Places that live only inside army names (北平 in 北平军) go.
+        let mut all: Vec<Decided> = first
+            .into_iter()
+            .filter(|d| {
+                d.kind != EntityType::Place || {
+                    let inside: u32 = armies
+                        .iter()
+                        .filter(|a| a.name.contains(d.name.as_str()))
+                        .map(|a| a.count)
+                        .sum();
+                    (d.count as f64) > inside as f64 * 1.0 + 0.25 * d.count as f64
+                }
+            })
+            .collect();
+        all.extend(self.merge_armies(armies));
+        let all = self.add_factions(all, runs);
+        let mut all = self.add_aliases(all, runs, m);
+        all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
+        all
+    }
+
+    /// Whether a stem (the part of a candidate before its suffix) can start
+    /// a name: not a function character (a numeral may start a place:
+    /// 八达岭), not a cue word (距离锦州, 来自锦州, 打居庸关).
+    fn stem_ok(&self, stem: &str, numeral_ok: bool) -> bool {
+        let chars: Vec<char> = stem.chars().collect();
+        let Some(&first) = chars.first() else {
+            return false;
+        };
+        if self.is_bnd(first) && !(numeral_ok && self.numerals.contains(&first) && chars.len() > 1) {
+            return false;
+        }
+        if chars.len() >= 2 {
+            for l in 1..chars.len() {
+                let head: String = chars[..l].iter().collect();
+                let cue = self.cues.get(head.as_str());
+                if cue.is_some_and(|c| {
+                    c[class_index(CueClass::Mov)] >= 2
+                        || c[class_index(CueClass::Cmd)] >= 2
+                        || c[class_index(CueClass::Say)] >= 3
+                        || (l >= 2 && c[class_index(CueClass::Act)] >= 2)
+                }) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a string is an ordinary word of two or more characters
+    /// followed by another or by a locative.
+    fn plain_words_joined(&self, chars: &[char]) -> bool {
+        let len = chars.len();
+        for cut in 2..len {
+            let head: String = chars[..cut].iter().collect();
+            if !self.is_plain_word(&head) {
+                continue;
+            }
+            let tail: String = chars[cut..].iter().collect();
+            let tail_len = len - cut;
+            // The tail's tag is not trusted (丘陵 is tagged a person name).
+            if (tail_len == 1 && LOCATIVES.contains(chars[cut]))
+                || (tail_len >= 2
+                    && !self.lex.places.contains(&tail)
+                    && self.is_frequent_word(&tail, 100))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A common word in jieba's dictionary whose tag is not a name tag.
+    fn is_plain_word(&self, w: &str) -> bool {
+        self.tag_of(w) == Some(Tag::Other)
+    }
+
+    /// Phase 1: decides one candidate string as a person, place or
+    /// lexicon faction.
+    fn judge(&self, w: &str, st: &Stat) -> Option<Decided> {
+        let chars: Vec<char> = w.chars().collect();
+        let len = chars.len();
+        if len < 2 || self.is_generic(w) {
+            return None;
+        }
+        if self.lex.factions.contains(w) {
+            // Multi-character factions; single-character ones come in add_factions.
+            if w.ends_with('人') || st.lbad + st.rbad >= st.count {
+                return None;
+            }
+            return Some(decided(w, EntityType::Faction, 0.9, &["lex"], st));
+        }
+        if self.lex.places.contains(w) {
+            return Some(decided(w, EntityType::Place, 0.9, &["lex"], st));
+        }
+        // An army word is decided in phase 2, never as a person or place
+        // (but 郭药师 ends with 师, a weak army suffix).
+        if self
+            .army_suffix(w)
+            .is_some_and(|(l, weight)| weight >= 3 || l >= 2)
+        {
+            return None;
+        }
+        // Boundaries: most occurrences must not cut a common word.
+        if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
+            return None;
+        }
+        // Always the same neighbour on one side: a piece of a longer word (山间通|道).
+        if st.count >= 3
+            && ((st.rdistinct == 1 && st.rpunct == 0) || (st.ldistinct == 1 && st.lpunct == 0))
+        {
+            return None;
+        }
+        // Two ordinary words side by side (山谷入口, 两侧山崖), or one and a
+        // locative (山谷中).
+        if self.plain_words_joined(&chars) {
+            return None;
+        }
+        let person = self.person_score(w, &chars, st);
+        let place = self.place_score(w, &chars, st);
+        match (person, place) {
+            (Some(p), Some(l)) => Some(if p.score >= l.score { p } else { l }),
+            (p, l) => p.or(l),
+        }
+    }
+
+    /// Distinct neighbours on the left and on the right (a run edge is one).
+    fn diversity(&self, st: &Stat) -> (usize, usize) {
+        let lp = usize::from(st.lpunct > 0);
+        let rp = usize::from(st.rpunct > 0);
+        (st.ldistinct as usize + lp, st.rdistinct as usize + rp)
+    }
+
+    /// Phase 2: an army name (faction, place, direction, X家 or a repeated
+    /// unknown stem + army suffix).
+    fn judge_army(
+        &self,
+        w: &str,
+        st: &Stat,
+        m: &Measured,
+        places: &HashSet<&str>,
+    ) -> Option<Decided> {
+        if self.is_generic(w) {
+            return None;
+        }
+        let chars: Vec<char> = w.chars().collect();
+        let (slen, weight) = self.army_suffix(w)?;
+        let stem: String = chars[..chars.len() - slen].iter().collect();
+        let suffix: String = chars[chars.len() - slen..].iter().collect();
+        let stem_len = stem.chars().count();
+        if self.is_generic(&stem) || self.lex.army_suffixes.contains_key(&stem) {
+            return None;
+        }
+        // 神武军骑兵 is 神武军's cavalry, not another army.
+        if self.army_suffix(&stem).is_some() {
+            return None;
+        }
+        if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
+            return None;
+        }
+        // 著士兵, 上京师: the stem's last character and the suffix make an
+        // ordinary word (士兵, 京师), so the suffix is not one here.
+        let seam: String = [chars[stem_len - 1], chars[stem_len]].iter().collect();
+        if stem_len >= 2 && self.is_plain_word(&seam) && !self.lex.army_suffixes.contains_key(&seam) {
+            return None;
+        }
+        if !self.stem_ok(&stem, false) || stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+            return None;
+        }
+        // 远恶军|州: always the same neighbour, a piece of a longer word.
+        if st.count >= 3
+            && ((st.rdistinct == 1 && st.rpunct == 0) || (st.ldistinct == 1 && st.lpunct == 0))
+        {
+            return None;
+        }
+        let mut evidence = vec!["army"];
+        let faction = self.is_faction_stem(&stem) && (stem_len > 1 || weight >= 2);
+        let place = self.lex.places.contains(&stem) || places.contains(stem.as_str());
+        let score = if faction {
+            evidence.push("lex");
+            0.85
+        } else if place && weight >= 2 {
+            evidence.push(if self.lex.places.contains(&stem) { "lex" } else { "sfx" });
+            0.8
+        } else if weight < 2 {
+            return None;
+        } else if stem_len == 1 && "东南西北".contains(stem.as_str()) && suffix == "军" {
+            0.6
+        } else if stem_len == 2
+            && stem.ends_with('家')
+            && self.lex.surnames.contains_key(&stem[..stem.len() - '家'.len_utf8()])
+        {
+            // 岳家军
+            evidence.push("sur");
+            0.75
+        } else if stem_len == 2
+            && weight >= 3
+            && st.count >= 3
+            && self.stem_ok(&stem, false)
+            && !self.is_plain_word(&stem)
+            && !self.is_plain_word(w)
+            && !chars[..2].iter().any(|c| self.is_bnd(*c))
+            && m.count(&stem) <= st.count + st.count / 2
+        {
+            // An unknown stem that hardly occurs without the suffix (神武军).
+            evidence.push("stat");
+            0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)
+        } else {
+            return None;
+        };
+        Some(decided(w, EntityType::Army, score, &evidence, st))
+    }
+
+    fn person_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+        let len = chars.len();
+        // 阮小二, 武大: a birth-order given name may hold a numeral.
+        let birth_order_at = |k: usize| {
+            k >= 1 && matches!(chars[k - 1], '小' | '大') && self.numerals.contains(&chars[k])
+        };
+        if len > 4
+            || (1..len).any(|k| self.not_given.contains(&chars[k]) && !(k == len - 1 && birth_order_at(k)))
+        {
+            return None;
+        }
+        // 明日早, 方才走: a common word made by the surname and the next
+        // character, then one more character.
+        if len >= 3
+            && self.tag_of(w) != Some(Tag::Person)
+            && self.surname(chars, w).is_some_and(|(sl, _)| sl == 1)
+        {
+            let head: String = chars[..2].iter().collect();
+            if self.is_plain_word(&head) && self.is_frequent_word(&head, 100) {
+                return None;
+            }
+        }
+        if self.lex.places.contains(w) || self.lex.factions.contains(w) {
+            return None;
+        }
+        let mut evidence: Vec<&'static str> = Vec::new();
+        let n = st.count;
+        let cues = st.person_cues();
+        let (ld, rd) = self.diversity(st);
+        let mut score = 0.0;
+        let emperor = chars[len - 1] == '帝' && (2..=3).contains(&len);
+        let sur = self
+            .surname(chars, w)
+            .filter(|&(sl, _)| (1..=2).contains(&(len - sl)));
+        if emperor {
+            // 天祚帝: a reign or temple name + 帝, said more than once.
+            let stem: String = chars[..len - 1].iter().collect();
+            if n < 2
+                || !self.stem_ok(&stem, false)
+                || self.is_plain_word(w)
+                || self.is_plain_word(&stem)
+                || self.is_generic(&stem)
+            {
+                return None;
+            }
+            score += 0.35;
+            evidence.push("ttl");
+        } else if let Some((sl, sw)) = sur {
+            let given: String = chars[sl..].iter().collect();
+            let gchars = &chars[sl..];
+            // 阮小二, 武大: birth-order names are names although 小二 is a word.
+            let birth_order = gchars.len() == 2
+                && matches!(gchars[0], '小' | '大')
+                && self.numerals.contains(&gchars[1]);
+            if !birth_order
+                && (self.lex.address.contains(&given) || self.lex.titles.contains_key(&given))
+            {
+                return None;
+            }
+            // 高太尉, 宋太公: surname + title is a form of address, not a name.
+            if (1..=gchars.len()).any(|k| {
+                let head: String = gchars[..k].iter().collect();
+                self.titles.get(&head).is_some_and(|p| p.after_name())
+            }) {
+                return None;
+            }
+            // 祝家庄, 李家店: X家 + anything is a family's place or army.
+            if gchars[0] == '家' {
+                return None;
+            }
+            // 江湖上, 林子里: a name does not end with a locative.
+            if "上下里内外前后边旁头间".contains(gchars[gchars.len() - 1]) {
+                return None;
+            }
+            // 那妇人, 都来, 何人: a surname that is also a function character
+            // needs a given name that is no word and cues.
+            if self.is_bnd(chars[0])
+                && (cues == 0 || self.vocab.has_word(&given) || self.is_generic(&given))
+            {
+                return None;
+            }
+            if sw <= 1 && cues < 2 && n < 3 {
+                return None;
+            }
+            score += [0.0, 0.15, 0.3, 0.35][sw as usize];
+            evidence.push("sur");
+        } else {
+            // No surname: only strong, repeated evidence, varied
+            // neighbours, and no word inside (汉慌忙).
+            if n < 3 || (cues as f64) < 0.4 * n as f64 || cues < 3 || ld < 3 || rd < 3 {
+                return None;
+            }
+            if self.vocab.has_word(w) || chars.iter().any(|c| self.is_bnd(*c)) {
+                return None;
+            }
+            for a in 0..len {
+                for b in a + 2..=len {
+                    let part: String = chars[a..b].iter().collect();
+                    if self.is_plain_word(&part) {
+                        return None;
+                    }
+                }
+            }
+            evidence.push("stat");
+        }
+        // 那汉, 这厮, 一个妇人: a noun after a demonstrative or classifier.
+        if st.ldem as f64 > 0.3 * n as f64 {
+            return None;
+        }
+        if self.tag_of(w).is_some_and(|t| t != Tag::Person) {
+            return None;
+        }
+        score += 0.35 * (cues as f64 / 2.0).min(1.0);
+        score += 0.15 * ((n as f64 - 1.0) / 3.0).min(1.0);
+        if st.nam > 0 {
+            score += 0.1;
+        }
+        if n >= 2 && ld >= 2 && rd >= 2 {
+            score += 0.1;
+            if ld as u32 >= n.min(4) && rd as u32 >= n.min(4) {
+                score += 0.05;
+            }
+            evidence.push("stat");
+        }
+        // Place cues (more than a stray one) speak against a person.
+        score -= 0.15 * (st.place_cues().saturating_sub(1) as f64 / n as f64).min(1.0);
+        for (code, v) in [("say", st.say), ("act", st.act), ("cmd", st.cmd), ("ttl", st.title)] {
+            if v > 0 {
+                evidence.push(code);
+            }
+        }
+        let threshold = if sur.is_some() || emperor { 0.5 } else { 0.55 };
+        (score + 1e-9 >= threshold).then(|| decided(w, EntityType::Person, score, &evidence, st))
+    }
+
+    fn place_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+        let len = chars.len();
+        if len > 5 {
+            return None;
+        }
+        let n = st.count;
+        let mut evidence: Vec<&'static str> = Vec::new();
+        let mut score = 0.0;
+        if let Some((slen, class, weight)) = self.place_suffix(w) {
+            let stem: String = chars[..len - slen].iter().collect();
+            let stem_chars = len - slen;
+            if self.is_generic(&stem)
+                || stem.chars().all(|c| self.numerals.contains(&c))
+                || !self.stem_ok(&stem, true)
+            {
+                return None;
+            }
+            // 润州|海阳城: a stem does not start with a strong admin suffix.
+            if stem_chars >= 2
+                && self
+                    .lex
+                    .place_suffixes
+                    .get(&chars[0].to_string())
+                    .is_some_and(|p| p.class == PlaceClass::Admin && p.weight >= 3)
+            {
+                return None;
+            }
+            // X + a word that ends in the suffix character (山地丘陵, 两侧山崖).
+            if stem_chars >= 2 {
+                let last: String = chars[stem_chars - 1..stem_chars + 1].iter().collect();
+                if self.is_plain_word(&last) {
+                    return None;
+                }
+            }
+            // 伤一个寨: no function character inside a stem.
+            if stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+                return None;
+            }
+            // 刘知寨: the suffix ends a title, not a place name.
+            let seam: String = chars[stem_chars - 1..].iter().collect();
+            if stem_chars >= 1 && self.titles.contains_key(&seam) {
+                return None;
+            }
+            let known_stem = self.lex.places.contains(&stem);
+            if known_stem && stem_chars >= 2 {
+                // A known place + suffix: its town, pass or circuit (上京道).
+                score += 0.6;
+                evidence.push("lex");
+            } else if weight <= 1 && class == PlaceClass::Admin {
+                // 道, 路, 里, 所 …: too ambiguous without a known stem.
+                return None;
+            } else {
+                let strong_admin = class == PlaceClass::Admin && weight >= 3;
+                score += match (strong_admin, weight) {
+                    (true, _) if stem_chars <= 2 => 0.45,
+                    (true, _) => 0.35,
+                    (false, 3) => 0.3,
+                    (false, 2) => 0.25,
+                    _ => 0.1,
+                };
+            }
+            if stem_chars == 1 && self.not_given.contains(&chars[0]) {
+                // 去县, 到州: a verb is no stem.
+                return None;
+            }
+            if stem_chars == 1 {
+                // 山谷, 京城, 小河: a one-character stem that makes a common word.
+                let admin_ns = class == PlaceClass::Admin
+                    && weight >= 3
+                    && self.tag_of(w) == Some(Tag::Place);
+                if self.vocab.has_word(w) && !admin_ns {
+                    return None;
+                }
+            } else if self.is_plain_word(w) {
+                return None;
+            }
+            evidence.push("sfx");
+            if stem_chars >= 2 && st.lbad == 0 && st.rbad == 0 && n >= 2 {
+                score += 0.1;
+            }
+        } else {
+            // No suffix: movement and location cues only.
+            let tag = self.tag_of(w);
+            let strong = st.place_cues() >= 2 && n >= 2 && tag.is_none_or(|t| t == Tag::Place);
+            let clause = st.mov_clause >= 1 && tag.is_some_and(|t| matches!(t, Tag::Place | Tag::Proper));
+            if !(strong || clause) {
+                return None;
+            }
+            if len > 4
+                || chars.iter().any(|c| self.is_bnd(*c) || self.not_given.contains(c))
+                || !self.stem_ok(w, false)
+            {
+                return None;
+            }
+            // 厅上, 寨中: not a locative at the end; 冈子: not a suffix at the start.
+            if LOCATIVES.contains(chars[len - 1])
+                || self
+                    .lex
+                    .place_suffixes
+                    .get(&chars[0].to_string())
+                    .is_some_and(|p| p.weight >= 2)
+            {
+                return None;
+            }
+            if self.surname(chars, w).is_some() && st.person_cues() > 0 {
+                return None;
+            }
+            // Cue-only places need cues on a good share of their mentions.
+            if !clause && (st.place_cues() as f64) < 0.3 * n as f64 {
+                return None;
+            }
+            evidence.push("stat");
+            score += if clause { 0.25 } else { 0.15 };
+        }
+        let cues = st.place_cues();
+        if st.nam > 0 {
+            score += 0.1;
+        }
+        score += 0.3 * (cues as f64 / 2.0).min(1.0);
+        if st.mov_clause > 0 {
+            score += 0.1;
+        }
+        score += 0.1 * ((n as f64 - 1.0) / 3.0).min(1.0);
+        let (ld, rd) = self.diversity(st);
+        if n >= 2 && ld >= 2 && rd >= 2 {
+            score += 0.1;
+        }
+        if len >= 3 && self.tag_of(w) == Some(Tag::Place) {
+            score += 0.15;
+        }
+        score -= 0.2 * (st.person_cues() as f64 / n as f64).min(1.0);
+        if st.mov > 0 {
+            evidence.push("mov");
+        }
+        if st.loc > 0 {
+            evidence.push("loc");
+        }
+        (score + 1e-9 >= 0.45).then(|| decided(w, EntityType::Place, score, &evidence, st))
+    }
+
+    /// Resolves accepted names that contain one another:
+    /// - the shorter one lives (almost) only inside the longer: it goes
+    ///   (耶律挞 inside 耶律挞烈, 德州 inside 安德州);
+    /// - the longer one is the shorter plus context (距离锦州, 秦军掩): it
+    ///   goes, unless it is the shorter plus a suffix (海阳 → 海阳城: one
+    ///   place, merged as an alias).
+    fn resolve_nested(&self, decided: Vec<Decided>) -> Vec<Decided> {
+        let mut keep = vec![true; decided.len()];
+        let mut order: Vec<usize> = (0..decided.len()).collect();
+        order.sort_by(|&a, &b| {
+            decided[b]
+                .name
+                .chars()
+                .count()
+                .cmp(&decided[a].name.chars().count())
+                .then(a.cmp(&b))
+        });
+        let mut alias_into: Vec<(usize, usize)> = Vec::new();
+        for (x, &bi) in order.iter().enumerate() {
+            for &ai in &order[x + 1..] {
+                let (a, b) = (&decided[ai], &decided[bi]);
+                if !keep[ai]
+                    || !keep[bi]
+                    || a.name.len() >= b.name.len()
+                    || !b.name.contains(a.name.as_str())
+                {
+                    continue;
+                }
+                if a.kind == EntityType::Faction || b.kind == EntityType::Faction {
+                    continue;
+                }
+                // Mentions of A outside every accepted name that contains it.
+                let inside: u32 = decided
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, d)| keep[*k] && d.name.len() > a.name.len() && d.name.contains(a.name.as_str()))
+                    .map(|(_, d)| d.count)
+                    .sum();
+                let outside = a.count as f64 - inside.max(b.count) as f64;
+                let suffixed = b.name.starts_with(a.name.as_str()) && {
+                    let rest = &b.name[a.name.len()..];
+                    self.lex.place_suffixes.contains_key(rest)
+                        || self.lex.army_suffixes.contains_key(rest)
+                };
+                if outside <= 0.25 * a.count as f64 {
+                    keep[ai] = false;
+                } else if suffixed && a.kind == EntityType::Place && b.kind == EntityType::Place {
+                    alias_into.push((ai, bi));
+                } else if !suffixed {
+                    keep[bi] = false;
+                }
+            }
+        }
+        let mut decided = decided;
+        for (ai, bi) in alias_into {
+            if keep[ai] && keep[bi] {
+                let (big, small) = if decided[ai].count > decided[bi].count {
+                    (ai, bi)
+                } else {
+                    (bi, ai)
+                };
+                let name = decided[small].name.clone();
+                let ev: Vec<&'static str> = decided[small].evidence.iter().copied().collect();
+                decided[big].aliases.insert(name);
+                decided[big].evidence.extend(ev);
+                decided[big].evidence.insert("alias");
+                keep[small] = false;
+            }
+        }
+        decided
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(d, k)| k.then_some(d))
+            .collect()
+    }
+
+    /// Drops names every occurrence of which straddles a stronger name
+    /// (住山 in 守住山海关: 山海关 is stronger). Stronger: from the lexicon,
+    /// or more frequent, or a better score.
+    fn drop_overlapped(&self, decided: Vec<Decided>, runs: &[Run]) -> Vec<Decided> {
+        if decided.is_empty() {
+            return decided;
+        }
+        let Ok(ac) = aho_corasick::AhoCorasick::new(decided.iter().map(|d| d.name.as_str())) else {
+            return decided;
+        };
+        let strength = |d: &Decided| (d.evidence.contains("lex"), d.count, (d.score * 1000.0) as i64);
+        let mut straddled = vec![0u32; decided.len()];
+        let mut seen = vec![0u32; decided.len()];
+        for run in runs {
+            let ms: Vec<(usize, usize, usize)> = ac
+                .find_overlapping_iter(run.text)
+                .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                .collect();
+            for &(s1, e1, p1) in &ms {
+                seen[p1] += 1;
+                let crossed = ms.iter().any(|&(s2, e2, p2)| {
+                    p2 != p1
+                        && ((s2 < s1 && e2 > s1 && e2 < e1) || (s2 > s1 && s2 < e1 && e2 > e1))
+                        && strength(&decided[p2]) > strength(&decided[p1])
+                });
+                if crossed {
+                    straddled[p1] += 1;
+                }
+            }
+        }
+        decided
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| seen[*i] == 0 || straddled[*i] < seen[*i])
+            .map(|(_, d)| d)
+            .collect()
+    }
+
+    /// Coordination: in 润州或者迁州 and 乙室拔业兵马、刘延庆兵马, a string
+    /// coordinated with an accepted entity, on the same footing (same
+    /// following word or both whole items of a list), shares its type.
+    fn add_coordinated(&self, mut decided: Vec<Decided>, runs: &[Run], m: &Measured) -> Vec<Decided> {
+        const CONJ: [&str; 8] = ["或者", "乃至", "甚至", "以及", "与", "和", "及", "或"];
+        let known: BTreeMap<&str, EntityType> = decided
+            .iter()
+            .filter(|d| matches!(d.kind, EntityType::Person | EntityType::Place))
+            .map(|d| (d.name.as_str(), d.kind))
+            .collect();
+        let known_list: Vec<(&str, EntityType)> = known.iter().map(|(w, k)| (*w, *k)).collect();
+        let Ok(known_ac) = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(known_list.iter().map(|k| k.0))
+        else {
+            return decided;
+        };
+        let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
+        // `tailed`: the items share a following word (X兵马、Y兵马), which
+        // vouches for the boundary; otherwise a person needs a surname.
+        let consider = |w: &str, kind: EntityType, tailed: bool, found: &mut BTreeMap<String, (EntityType, u32)>| {
+            if known.contains_key(w) || self.is_generic(w) {
+                return;
+            }
+            let chars: Vec<char> = w.chars().collect();
+            if !(2..=4).contains(&chars.len())
+                || chars.iter().any(|c| self.is_bnd(*c) || self.not_given.contains(c))
+                || self.vocab.has_word(w)
+                || self.army_suffix(w).is_some()
+            {
+                return;
+            }
+            let ok = match kind {
+                EntityType::Place => self.place_suffix(w).is_some_and(|(l, _, _)| {
+                    let stem: String = chars[..chars.len() - l].iter().collect();
+                    self.stem_ok(&stem, true)
+                }),
+                _ => {
+                    self.stem_ok(w, false)
+                        && (tailed
+                            || self
+                                .surname(&chars, w)
+                                .is_some_and(|(sl, sw)| sw >= 2 && (1..=2).contains(&(chars.len() - sl))))
+                }
+            };
+            if ok {
+                found.entry(w.to_string()).or_insert((kind, 0)).1 += 1;
+            }
+        };
+        for (ri, run) in runs.iter().enumerate() {
+            let n = run.len();
+            // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
+            // cue or a place suffix match.
+            for m in known_ac.find_iter(run.text) {
+                let (name, kind) = known_list[m.pattern().as_usize()];
+                let Ok(ci) = run.off.binary_search(&(m.end() as u32)) else {
+                    continue;
+                };
+                for conj in CONJ {
+                    let cl = conj.chars().count();
+                    if ci + cl >= n || run.sub(ci, ci + cl) != conj {
+                        continue;
+                    }
+                    let s = ci + cl;
+                    let name_len = name.chars().count();
+                    for l in [name_len, name_len + 1, name_len.saturating_sub(1)] {
+                        if l < 2 || s + l > n {
+                            continue;
+                        }
+                        let w = run.sub(s, s + l);
+                        // The same kind of word: a place with the same class of suffix.
+                        let same_shape = match kind {
+                            EntityType::Place => {
+                                self.place_suffix(w).map(|x| x.1) == self.place_suffix(name).map(|x| x.1)
+                            }
+                            _ => true,
+                        };
+                        let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
+                            let next = run.sub(s + l, (s + l + 2).min(n));
+                            self.vocab.has_word(next)
+                                || self.cue(run.sub(s + l, s + l + 1), CueClass::Act) > 0
+                        };
+                        if same_shape && clean_end {
+                            consider(w, kind, false, &mut found);
+                        }
+                    }
+                }
+            }
+            // Lists: runs joined by 、 whose items end the same way (X兵马、Y兵马).
+            if run.after == '、' && ri + 1 < runs.len() {
+                let mut items = vec![ri];
+                let mut k = ri;
+                while k + 1 < runs.len() && runs[k].after == '、' && runs[k + 1].chapter == run.chapter {
+                    k += 1;
+                    items.push(k);
+                }
+                if ri > 0 && runs[ri - 1].after == '、' {
+                    continue; // handled from the list's first item
+                }
+                // Common tail of the items (兵马).
+                let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
+                for tail_len in [2usize, 0] {
+                    let mut typed: Option<EntityType> = None;
+                    let mut cands: Vec<&str> = Vec::new();
+                    let mut agree = true;
+                    for (idx, t) in tails.iter().enumerate() {
+                        let r = &runs[items[idx]];
+                        let rn = r.len();
+                        if rn <= tail_len {
+                            agree = false;
+                            break;
+                        }
+                        if tail_len > 0 && idx + 1 < tails.len() && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0) {
+                            // tail compared below
+                        }
+                        let _ = t;
+                        // The item is the whole run (minus the tail); for the last item, a known
+                        // name at its start followed by the same tail.
+                        let body = if idx + 1 < tails.len() || tail_len == 0 {
+                            if tail_len > 0 && r.sub(rn - tail_len, rn) != runs[items[0]].sub(runs[items[0]].len() - tail_len, runs[items[0]].len()) {
+                                agree = false;
+                                break;
+                            }
+                            r.sub(0, rn - tail_len)
+                        } else {
+                            let first_tail = runs[items[0]].sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
+                            match r.text.find(first_tail) {
+                                Some(p) if p > 0 => &r.text[..p],
+                                _ => {
+                                    agree = false;
+                                    break;
+                                }
+                            }
+                        };
+                        if let Some(&kind) = known.get(body) {
+                            if typed.is_some_and(|t| t != kind) {
+                                agree = false;
+                                break;
+                            }
+                            typed = Some(kind);
+                        } else {
+                            cands.push(body);
+                        }
+                    }
+                    if !agree {
+                        continue;
+                    }
+                    if let Some(kind) = typed {
+                        let known_items = items.len() - cands.len();
+                        if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
+                            for c in cands {
+                                consider(c, kind, tail_len > 0, &mut found);
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        for (w, (kind, count)) in found {
+            let st = m.stat(&w).cloned().unwrap_or(Stat {
+                count,
+                ..Stat::default()
+            });
+            let mut d = decided_owned(w, kind, 0.55, &["coord"], st.count.max(count));
+            if kind == EntityType::Person && self.surname(&d.name.chars().collect::<Vec<_>>(), &d.name).is_some() {
+                d.evidence.insert("sur");
+            }
+            decided.push(d);
+        }
+        decided
+    }
+
+    /// Armies with the same stem are one army (契丹兵, 契丹骑兵, 契丹军);
+    /// the most frequent form names it.
+    fn merge_armies(&self, decided: Vec<Decided>) -> Vec<Decided> {
+        let mut groups: BTreeMap<String, Vec<Decided>> = BTreeMap::new();
+        for d in decided {
+            let stem = match self.army_suffix(&d.name) {
+                Some((l, _)) => d.name.chars().take(d.name.chars().count() - l).collect(),
+                None => d.name.clone(),
+            };
+            // 契丹骑兵 and 契丹败兵 share the stem 契丹 (骑兵, 败兵 are suffixes).
+            groups.entry(stem).or_default().push(d);
+        }
+        let mut out = Vec::new();
+        for (_, mut g) in groups {
+            g.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+            let mut head = g.remove(0);
+            for other in g {
+                head.aliases.insert(other.name);
+                head.aliases.extend(other.aliases);
+                head.evidence.extend(other.evidence);
+                head.count += other.count;
+                head.score = head.score.max(other.score);
+            }
+            out.push(head);
+        }
+        out
+    }
+
+    /// Single-character factions with polity evidence: an army stem (秦军),
+    /// an X人 form listed in the lexicon (金人), a polity context (伐燕,
+    /// 入宋) or a run of them (宋金辽元).
+    fn add_factions(&self, mut decided: Vec<Decided>, runs: &[Run]) -> Vec<Decided> {
+        let mut found: BTreeMap<String, (BTreeSet<String>, u32)> = BTreeMap::new();
+        for d in &decided {
+            if d.kind != EntityType::Army {
+                continue;
+            }
+            for name in std::iter::once(&d.name).chain(d.aliases.iter()) {
+                if let Some((l, _)) = self.army_suffix(name) {
+                    let stem: String = name.chars().take(name.chars().count() - l).collect();
+                    if self.factions_1.contains(&stem) {
+                        found.entry(stem).or_default().1 += 2;
+                    }
+                }
+            }
+        }
+        const BEFORE: [&str; 9] = ["伐", "入", "侵", "降", "抗", "灭", "攻", "联", "投"];
+        for run in runs {
+            let n = run.len();
+            for i in 0..n {
+                let c = run.sub(i, i + 1);
+                if !self.factions_1.contains(c) {
+                    continue;
+                }
+                let prev = if i > 0 { run.sub(i - 1, i) } else { "" };
+                let next = if i + 1 < n { run.sub(i + 1, i + 2) } else { "" };
+                // 伐燕失利: the polity stands alone after the verb.
+                let alone_after = i + 1 == n
+                    || self.is_bnd(run.ch(i + 1))
+                    || !self.vocab.has_word(run.sub(i, (i + 2).min(n)));
+                let polity_before = BEFORE.contains(&prev)
+                    && !self.vocab.has_word(run.sub(i - 1, i + 1))
+                    && alone_after;
+                // 金人, but not 好汉人: the X人 form is listed and X is no word's tail.
+                let people = next == "人"
+                    && self.lex.factions.contains(run.sub(i, i + 2))
+                    && !(i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1)));
+                // 宋金辽元四朝: three or more different polities in a row.
+                let mut a = i;
+                while a > 0 && self.factions_1.contains(run.sub(a - 1, a)) {
+                    a -= 1;
+                }
+                let mut b = i + 1;
+                while b < n && self.factions_1.contains(run.sub(b, b + 1)) {
+                    b += 1;
+                }
+                let distinct: BTreeSet<char> = (a..b).map(|k| run.ch(k)).collect();
+                let list = b - a >= 3 && distinct.len() == b - a;
+                if polity_before || people || list {
+                    let e = found.entry(c.to_string()).or_default();
+                    e.1 += if polity_before && !people && !list { 1 } else { 2 };
+                    if people {
+                        e.0.insert(run.sub(i, i + 2).to_string());
+                    }
+                }
+            }
+        }
+        for (name, (aliases, count)) in found {
+            // One polity context alone (伐燕) is not enough.
+            if count < 2 || decided.iter().any(|d| d.name == name) {
+                continue;
+            }
+            decided.push(Decided {
+                name,
+                kind: EntityType::Faction,
+                score: 0.5 + 0.1 * (count as f64).min(4.0),
+                evidence: ["lex", "poly"].into_iter().collect(),
+                aliases,
+                count,
+            });
+        }
+        decided
+    }
+
+    /// Aliases from the lexicon's alias lists and from courtesy names
+    /// stated in the text (董卓字仲颖, 刘备，字玄德).
+    fn add_aliases(&self, mut decided: Vec<Decided>, runs: &[Run], m: &Measured) -> Vec<Decided> {
+        // Alias lists: every decided name of one line joins the canonical.
+        for (line, (canonical, aliases)) in self.lex.aliases.iter().enumerate() {
+            // A built-in line (孔明 → 诸葛亮) applies only to a book that
+            // names the canonical entity; the user's lines always apply.
+            if line < self.lex.builtin_aliases && m.count(canonical) == 0 {
+                continue;
+            }
+            let names: Vec<&str> = std::iter::once(canonical.as_str())
+                .chain(aliases.iter().map(String::as_str))
+                .collect();
+            let hits: Vec<usize> = decided
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| names.contains(&d.name.as_str()))
+                .map(|(i, _)| i)
+                .collect();
+            let Some(&first) = hits.first() else {
+                continue;
+            };
+            let head = hits
+                .iter()
+                .copied()
+                .find(|&i| decided[i].name == *canonical)
+                .unwrap_or(first);
+            let mut merged: Vec<Decided> = Vec::new();
+            for &i in hits.iter().rev() {
+                if i != head {
+                    merged.push(decided[i].clone());
+                }
+            }
+            let head_name = decided[head].name.clone();
+            {
+                let h = &mut decided[head];
+                for other in merged {
+                    h.aliases.insert(other.name);
+                    h.aliases.extend(other.aliases);
+                    h.count += other.count;
+                }
+                for a in &names {
+                    if *a != head_name {
+                        h.aliases.insert(a.to_string());
+                    }
+                }
+                h.evidence.insert("alias");
+            }
+            let mut i = 0;
+            decided.retain(|_| {
+                let keep = i == head || !hits.contains(&i);
+                i += 1;
+                keep
+            });
+        }
+        // Courtesy names: 董卓字仲颖, 刘备，字玄德, 林冲表字….
+        let persons: BTreeSet<String> = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.clone())
+            .collect();
+        let mut zi: Vec<(String, String)> = Vec::new();
+        for (ri, run) in runs.iter().enumerate() {
+            let n = run.len();
+            for k in 0..n {
+                if run.ch(k) != '字' {
+                    continue;
+                }
+                let mut start = k + 1;
+                if start < n && run.ch(start) == '曰' {
+                    start += 1;
+                }
+                if start + 2 > n {
+                    continue;
+                }
+                let courtesy = run.sub(start, start + 2);
+                if courtesy.chars().any(|c| self.is_bnd(c)) {
+                    continue;
+                }
+                let name_end = if k >= 1 && run.ch(k - 1) == '表' { k - 1 } else { k };
+                let mut owner = None;
+                if name_end == 0 {
+                    if ri > 0 && runs[ri - 1].chapter == run.chapter && matches!(run.before, '，' | ',') {
+                        let prev = &runs[ri - 1];
+                        let pn = prev.len();
+                        for l in 2..=4usize.min(pn) {
+                            if persons.contains(prev.sub(pn - l, pn)) {
+                                owner = Some(prev.sub(pn - l, pn).to_string());
+                            }
+                        }
+                    }
+                } else {
+                    for l in 2..=4usize.min(name_end) {
+                        if persons.contains(run.sub(name_end - l, name_end)) {
+                            owner = Some(run.sub(name_end - l, name_end).to_string());
+                        }
+                    }
+                }
+                if let Some(p) = owner {
+                    zi.push((p, courtesy.to_string()));
+                }
+            }
+        }
+        zi.sort();
+        zi.dedup();
+        for (owner, courtesy) in zi {
+            if owner == courtesy {
+                continue;
+            }
+            let Some(p) = decided.iter().position(|d| d.name == owner) else {
+                continue;
+            };
+            decided[p].aliases.insert(courtesy.clone());
+            decided[p].evidence.insert("zi");
+            // A separately decided entity of that name is the same person;
+            // so is surname + courtesy name (宋公明 for 宋江, 字公明).
+            let surname: String = owner.chars().take(1).collect();
+            let joined = format!("{surname}{courtesy}");
+            for name in [courtesy.clone(), joined] {
+                if let Some(j) = decided.iter().position(|d| d.name == name && d.kind == EntityType::Person) {
+                    if decided[j].name != owner {
+                        let other = decided.remove(j);
+                        let p = decided.iter().position(|d| d.name == owner).expect("owner kept");
+                        decided[p].aliases.insert(other.name);
+                        decided[p].aliases.extend(other.aliases);
+                        decided[p].count += other.count;
+                    }
+                }
+            }
+        }
+        decided
+    }
+
+    /// Why a string was or was not catalogued: its statistics and the
+    /// decision. For debugging dictionaries and rules.
+    #[doc(hidden)]
+    pub fn explain(&self, chapters: &[&str], word: &str) -> String {
+        let runs = corpus::runs(chapters);
+        let m = self.measure(&runs);
+        let mut out = String::new();
+        match m.stat(word) {
+            Some(st) => {
+                out.push_str(&format!("{word}: {st:?}\n"));
+                out.push_str(&format!("  judge: {:?}\n", self.judge(word, st)));
+                let chars: Vec<char> = word.chars().collect();
+                out.push_str(&format!("  person: {:?}\n", self.person_score(word, &chars, st)));
+                out.push_str(&format!("  place: {:?}\n", self.place_score(word, &chars, st)));
+                out.push_str(&format!("  army: {:?}\n", self.judge_army(word, st, &m, &HashSet::new())));
+                out.push_str(&format!("  cohesion: {:.2}\n", self.cohesion(word, &m)));
+            }
+            None => out.push_str(&format!("{word}: not proposed\n")),
+        }
+        let decided = self.decide(&runs, &m);
+        for d in decided.iter().filter(|d| d.name.contains(word) || word.contains(d.name.as_str())) {
+            out.push_str(&format!("  decided: {} {} {:.2} {:?} {:?}\n", d.name, d.kind, d.score, d.evidence, d.aliases));
+        }
+        out
+    }
+}
+
+fn decided(w: &str, kind: EntityType, score: f64, evidence: &[&'static str], st: &Stat) -> Decided {
+    decided_owned(w.to_string(), kind, score, evidence, st.count)
+}
+
+fn decided_owned(name: String, kind: EntityType, score: f64, evidence: &[&'static str], count: u32) -> Decided {
+    Decided {
+        name,
+        kind,
+        score,
+        evidence: evidence.iter().copied().collect(),
+        aliases: BTreeSet::new(),
+        count,
     }
 }

@@ -1,0 +1,13 @@
+//! Integration tests: the real binary on real files.
+
+#[path = "integration/util.rs"]
+mod util;
+
+#[path = "integration/analyze.rs"]
+mod analyze;
+#[path = "integration/bad_input.rs"]
+mod bad_input;
+#[path = "integration/commands.rs"]
+mod commands;
+#[path = "integration/encodings.rs"]
+mod encodings;

@@ -1,0 +1,363 @@
+//! `zhnovel analyze` end to end: tables, their schemas, chapter splitting,
+//! determinism across thread counts, re-runs into the same folder.
+
+use crate::util::*;
+use std::collections::BTreeMap;
+
+fn read_tables(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e != "json"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().to_string(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn seeds_give_the_issue_entities_and_one_chapter_row_per_file() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&["analyze", "corpus/seeds", "-o", p(&out), "-q"]).success();
+    let chapters = records(&out.join("chapters.csv"));
+    assert_eq!(chapters.len(), 4);
+    for (row, name) in chapters.iter().zip(SEEDS) {
+        assert!(row[2].ends_with(name), "{row:?}");
+    }
+    let yelu = entity_row(&out, "耶律挞烈").expect("耶律挞烈 found");
+    assert_eq!(&yelu[1], "person");
+    assert_eq!(&yelu[5], "耶律撻烈", "original spelling");
+    assert_eq!(&entity_row(&out, "居庸关").expect("居庸关")[1], "place");
+    assert_eq!(&entity_row(&out, "神武军").expect("神武军")[1], "army");
+    // Mentions point at the original spelling in the chapter text.
+    let mentions = records(&out.join("mentions.csv"));
+    let m = mentions.iter().find(|r| &r[1] == "耶律挞烈").unwrap();
+    assert_eq!(&m[3], "耶律撻烈");
+    assert!(
+        m[6].contains("耶律撻烈"),
+        "sentence holds the mention: {m:?}"
+    );
+    let (start, end): (usize, usize) = (m[4].parse().unwrap(), m[5].parse().unwrap());
+    assert_eq!(end - start, 4);
+}
+
+#[test]
+fn table_headers_bom_and_line_endings() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&["analyze", "corpus/seeds", "-o", p(&out), "-q"]).success();
+    let headers = [
+        ("entities.csv", "entity,type,count,chapters,first_chapter,original,variants,aliases,evidence,confidence"),
+        ("mentions.csv", "chapter,entity,type,surface,start,end,sentence"),
+        ("cooccurrence.csv", "source,target,source_type,target_type,count,pmi"),
+        ("frequency.csv", "word,pos,count,chapters"),
+        ("chapters.csv", "index,title,file,encoding,characters,words,mentions,junk_removed"),
+    ];
+    for (file, header) in headers {
+        let text = d.read(&format!("out/{file}"));
+        assert!(text.starts_with('\u{FEFF}'), "{file} has a BOM");
+        assert_eq!(text[3..].split("\r\n").next().unwrap(), header, "{file}");
+    }
+    // Stopwords and punctuation are not in the frequency table.
+    let freq = records(&out.join("frequency.csv"));
+    assert!(freq.len() > 100);
+    for stop in ["的", "了", "，", "。"] {
+        assert!(
+            !freq.iter().any(|r| &r[0] == stop),
+            "{stop} in frequency.csv"
+        );
+    }
+    // Counts are sorted descending.
+    let counts: Vec<u64> = freq.iter().map(|r| r[2].parse().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]));
+    // Junk was removed and counted: seed 000 has `[]` and `**`.
+    let chapters = records(&out.join("chapters.csv"));
+    assert_eq!(&chapters[0][7], "4");
+    assert!(!d.read("out/frequency.csv").contains("**"));
+
+    let out2 = d.path("tsv");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&out2),
+        "-q",
+        "--format",
+        "tsv",
+    ])
+    .success();
+    assert!(d.read("tsv/chapters.tsv").starts_with("index\ttitle\tfile"));
+    let out3 = d.path("jsonl");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&out3),
+        "-q",
+        "--format",
+        "jsonl",
+    ])
+    .success();
+    let first = d.read("jsonl/chapters.jsonl");
+    let v: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(v["index"], 1);
+    let out4 = d.path("nobom");
+    zhnovel(&["analyze", "corpus/seeds", "-o", p(&out4), "-q", "--no-bom"]).success();
+    assert!(d.read("nobom/chapters.csv").starts_with("index,"));
+}
+
+#[test]
+fn tables_are_byte_identical_at_any_thread_count() {
+    let d = Dir::new();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2", "4"] {
+        let out = d.path(&format!("t{threads}"));
+        zhnovel(&[
+            "analyze",
+            "corpus/",
+            "-o",
+            p(&out),
+            "-q",
+            "--threads",
+            threads,
+        ])
+        .success();
+        outputs.push(read_tables(&out));
+    }
+    assert_eq!(outputs[0].len(), 5);
+    assert!(outputs[0].values().all(|t| t.len() > 100));
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+}
+
+#[test]
+fn whole_novel_file_is_split_at_its_headings() {
+    let d = Dir::new();
+    // A novel in one file with CRLF endings, a preface, a volume heading,
+    // headings with and without titles, in several numeral forms.
+    let parts = [seed(SEEDS[0]), seed(SEEDS[3]), seed(SEEDS[1])];
+    let novel = format!(
+        "本书纯属虚构。\r\n第一卷 北伐\r\n第一章 榆关\r\n{}\r\n第２章\r\n{}\r\n第三章：錦州\r\n{}\r\n尾声\r\n全书完。\r\n",
+        parts[0].replace('\n', "\r\n"),
+        parts[1].replace('\n', "\r\n"),
+        parts[2].replace('\n', "\r\n"),
+    );
+    let file = d.write("novel.txt", novel.as_bytes());
+    let out = d.path("out");
+    zhnovel(&["analyze", p(&file), "-o", p(&out), "-q"]).success();
+    let titles: Vec<String> = records(&out.join("chapters.csv"))
+        .iter()
+        .map(|r| r[1].to_string())
+        .collect();
+    assert_eq!(
+        titles,
+        ["前言", "第一章 榆关", "第２章", "第三章：錦州", "尾声"]
+    );
+
+    let split = d.path("split");
+    zhnovel(&["split", p(&file), "-o", p(&split), "-q"]).success();
+    let mut names: Vec<String> = std::fs::read_dir(&split)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "001_前言.txt",
+            "002_第一章_榆关.txt",
+            "003_第２章.txt",
+            "004_第三章：錦州.txt",
+            "005_尾声.txt"
+        ]
+    );
+    let second = d.read("split/002_第一章_榆关.txt");
+    assert!(second.starts_with("第一章 榆关\n"));
+    assert!(second.contains(seed(SEEDS[0]).lines().next().unwrap()));
+    assert!(!second.contains('\r'));
+
+    // A custom pattern overrides the default.
+    let out2 = d.path("custom");
+    zhnovel(&[
+        "analyze",
+        p(&file),
+        "-o",
+        p(&out2),
+        "-q",
+        "--chapter-pattern",
+        "^第[一二三]章",
+    ])
+    .success();
+    assert_eq!(records(&out2.join("chapters.csv")).len(), 3);
+}
+
+#[test]
+fn gutenberg_layout_is_rejoined_and_split_by_hui() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&[
+        "analyze",
+        "corpus/shuihu/1-水滸傳-楔子至第二回-繁體.txt",
+        "-o",
+        p(&out),
+        "-q",
+    ])
+    .success();
+    let chapters = records(&out.join("chapters.csv"));
+    let titles: Vec<&str> = chapters.iter().map(|r| &r[1]).collect();
+    assert_eq!(titles[0], "楔子 張天師祈禳瘟疫 洪太尉誤走妖魔");
+    assert_eq!(titles[2], "第二回 史大郎夜走華陰縣 魯提轄拳打鎮關西");
+    assert_eq!(titles.len(), 3);
+    // A sentence broken across two lines in the file is one sentence.
+    let mentions = d.read("out/mentions.csv");
+    assert!(!mentions.is_empty());
+    let split = d.path("split");
+    zhnovel(&[
+        "split",
+        "corpus/shuihu/1-水滸傳-楔子至第二回-繁體.txt",
+        "-o",
+        p(&split),
+        "-q",
+    ])
+    .success();
+    let first = d.read("split/001_楔子_張天師祈禳瘟疫_洪太尉誤走妖魔.txt");
+    assert!(
+        first.contains("那時百姓受了些快樂，誰道樂極悲生"),
+        "wrapped line rejoined"
+    );
+}
+
+#[test]
+fn folder_chapters_come_in_natural_order_and_stdin_works() {
+    let d = Dir::new();
+    d.write("book/第10章.txt", seed(SEEDS[3]));
+    d.write("book/第2章.txt", seed(SEEDS[0]));
+    d.write("book/notes.md", "not a chapter");
+    d.write("book/卷十/第12章.txt", seed(SEEDS[1]));
+    d.write("book/卷二/第11章.txt", seed(SEEDS[2]));
+    let out = d.path("out");
+    zhnovel(&["analyze", p(&d.path("book")), "-o", p(&out), "-q"]).success();
+    let files: Vec<String> = records(&out.join("chapters.csv"))
+        .iter()
+        .map(|r| r[1].to_string())
+        .collect();
+    // Paths compare component by component, numbers by value (卷二 < 卷十).
+    assert_eq!(files, ["第11章", "第12章", "第2章", "第10章"]);
+
+    let out2 = d.path("stdin");
+    let text = seed(SEEDS[1]);
+    zhnovel_stdin(
+        &["analyze", "-", "-o", p(&out2), "-q"],
+        Some(text.as_bytes()),
+    )
+    .success();
+    let chapters = records(&out2.join("chapters.csv"));
+    assert_eq!((&chapters[0][2], &chapters[0][3]), ("-", "utf-8"));
+}
+
+#[test]
+fn rerun_replaces_tables_and_manifest_records_the_run() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds/000_d5ffedeeae825584.txt",
+        "-o",
+        p(&out),
+        "-q",
+    ])
+    .success();
+    let manifest: serde_json::Value = serde_json::from_str(&d.read("out/run.json")).unwrap();
+    assert_eq!(manifest["tool"], "zhnovel");
+    assert_eq!(manifest["options"]["window"], "paragraph");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&out),
+        "-q",
+        "--window",
+        "sentence",
+    ])
+    .success();
+    assert_eq!(records(&out.join("chapters.csv")).len(), 4);
+    let manifest: serde_json::Value = serde_json::from_str(&d.read("out/run.json")).unwrap();
+    assert_eq!(manifest["options"]["window"], "sentence");
+    // No temp files are left behind.
+    assert!(std::fs::read_dir(&out).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".tmp")));
+}
+
+#[test]
+fn traditional_script_output_keeps_originals() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&out),
+        "-q",
+        "--script",
+        "traditional",
+    ])
+    .success();
+    let row = entity_row(&out, "耶律撻烈").expect("entity written in Traditional");
+    assert_eq!(&row[5], "耶律撻烈");
+    let jun = entity_row(&out, "神武軍").expect("神武軍");
+    assert_eq!(&jun[5], "神武军", "original spelling stays as written");
+}
+
+#[test]
+fn cooccurrence_pairs_are_ordered_and_window_changes_counts() {
+    let d = Dir::new();
+    let (a, b) = (d.path("para"), d.path("chap"));
+    zhnovel(&["analyze", "corpus/seeds", "-o", p(&a), "-q"]).success();
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&b),
+        "-q",
+        "--window",
+        "chapter",
+    ])
+    .success();
+    let para = records(&a.join("cooccurrence.csv"));
+    let chap = records(&b.join("cooccurrence.csv"));
+    assert!(!para.is_empty());
+    for r in &para {
+        assert!(r[0] < r[1], "source < target: {r:?}");
+        let _: f64 = r[5].parse().unwrap();
+    }
+    let total = |rows: &[csv::StringRecord]| {
+        rows.iter()
+            .map(|r| r[4].parse::<u64>().unwrap())
+            .sum::<u64>()
+    };
+    assert!(chap.len() >= para.len());
+    assert!(total(&chap) > 0 && total(&para) > 0);
+    let out = d.path("n");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&out),
+        "-q",
+        "--window",
+        "30",
+        "--min-count",
+        "2",
+    ])
+    .success();
+    for r in records(&out.join("cooccurrence.csv")) {
+        assert!(r[4].parse::<u64>().unwrap() >= 2);
+    }
+}

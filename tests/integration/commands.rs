@@ -1,0 +1,92 @@
+//! The smaller subcommands: convert, segment, entities, discover.
+
+use crate::util::*;
+
+#[test]
+fn convert_like_opencc() {
+    let run = zhnovel_stdin(&["convert"], Some("耶律撻烈率北平軍至錦州".as_bytes())).success();
+    assert_eq!(run.stdout(), "耶律挞烈率北平军至锦州");
+    let run = zhnovel_stdin(
+        &["convert", "--config", "s2t"],
+        Some("耶律挞烈率北平军至锦州".as_bytes()),
+    )
+    .success();
+    assert_eq!(run.stdout(), "耶律撻烈率北平軍至錦州");
+    let d = Dir::new();
+    let out = d.path("s.txt");
+    zhnovel(&[
+        "convert",
+        "corpus/seeds/001_b099871ce0f113ab.txt",
+        "-o",
+        p(&out),
+    ])
+    .success();
+    let text = d.read("s.txt");
+    assert!(text.contains("耶律挞烈") && !text.contains("耶律撻烈"));
+    assert_eq!(text.chars().count(), seed(SEEDS[1]).chars().count());
+}
+
+#[test]
+fn segment_prints_words_in_the_original_script() {
+    let d = Dir::new();
+    let dict = d.write("user.dict", "雷千峰\n");
+    let input = "雷千峰率軍至錦州。\n他笑道：好。\n";
+    let run = zhnovel_stdin(&["segment", "--dict", p(&dict)], Some(input.as_bytes())).success();
+    let lines: Vec<&str> = run
+        .stdout()
+        .lines()
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+        .leak()
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let words: Vec<&str> = lines[0].split(' ').collect();
+    assert_eq!(
+        words[0], "雷千峰",
+        "user word without frequency is kept whole: {words:?}"
+    );
+    assert!(
+        words.contains(&"錦州"),
+        "original spelling printed: {words:?}"
+    );
+    let run = zhnovel_stdin(
+        &["segment", "--pos", "--dict", p(&dict)],
+        Some(input.as_bytes()),
+    )
+    .success();
+    assert!(run.stdout().starts_with("雷千峰/"), "{}", run.stdout());
+}
+
+#[test]
+fn entities_on_stdout() {
+    let run = zhnovel(&["entities", "corpus/seeds/003_52543226f0914772.txt", "-q"]).success();
+    let out = run.stdout();
+    assert!(out.starts_with("entity,type,count"), "no BOM on stdout");
+    assert!(out.lines().any(|l| l.starts_with("神武军,army,")), "{out}");
+}
+
+#[test]
+fn broken_pipe_is_not_an_error() {
+    // `zhnovel segment big | head -1`: head closes the pipe early.
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zhnovel"))
+        .args(["segment", "corpus/shuihu/1-水滸傳-楔子至第二回-繁體.txt"])
+        .current_dir(repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
