@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::input::SourcePath;
 use crate::output::{ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow};
 use crate::script::{Converter, Normalized};
-use crate::segment::Segmenter;
+use crate::segment::{Cuts, Segmenter};
 use crate::stats::{Cooccurrence, FxMap, Site, TagSource, Window, WordTable};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -55,6 +55,16 @@ pub struct ChapterText {
     pub text: Normalized,
 }
 
+/// A chapter read, decoded and cleaned, not yet normalized.
+#[derive(Debug, Clone)]
+pub struct CleanChapter {
+    pub title: String,
+    pub file: String,
+    pub encoding: &'static str,
+    pub junk_removed: usize,
+    pub text: String,
+}
+
 /// Reads, decodes, splits, cleans and normalizes the sources of one book.
 /// Sources that fail are returned with their error beside the chapters of the
 /// others, in input order.
@@ -63,9 +73,16 @@ pub fn load_book(
     read: &ReadOptions,
     converter: &dyn Converter,
 ) -> (Vec<ChapterText>, Vec<Error>) {
-    let per_source: Vec<Result<Vec<ChapterText>>> = sources
+    let (chapters, errors) = read_book(sources, read);
+    (normalize_book(chapters, converter), errors)
+}
+
+/// The first half of `load_book`: reads, decodes, splits and cleans (no
+/// converter needed, so it can run while the engines load).
+pub fn read_book(sources: &[SourcePath], read: &ReadOptions) -> (Vec<CleanChapter>, Vec<Error>) {
+    let per_source: Vec<Result<Vec<CleanChapter>>> = sources
         .par_iter()
-        .map(|source| load_source(source, read, converter))
+        .map(|source| read_source(source, read))
         .collect();
     let mut chapters = Vec::new();
     let mut errors = Vec::new();
@@ -78,11 +95,21 @@ pub fn load_book(
     (chapters, errors)
 }
 
-fn load_source(
-    source: &SourcePath,
-    read: &ReadOptions,
-    converter: &dyn Converter,
-) -> Result<Vec<ChapterText>> {
+/// The second half of `load_book`: script normalization, chapters in parallel.
+pub fn normalize_book(chapters: Vec<CleanChapter>, converter: &dyn Converter) -> Vec<ChapterText> {
+    chapters
+        .into_par_iter()
+        .map(|c| ChapterText {
+            title: c.title,
+            file: c.file,
+            encoding: c.encoding,
+            junk_removed: c.junk_removed,
+            text: Normalized::new(c.text, converter),
+        })
+        .collect()
+}
+
+fn read_source(source: &SourcePath, read: &ReadOptions) -> Result<Vec<CleanChapter>> {
     let bytes = source.read()?;
     let path = source.path();
     let decoded = decode(&path, &bytes, read.encoding, read.lossy)?;
@@ -97,12 +124,12 @@ fn load_source(
         .into_par_iter()
         .map(|c| {
             let cleaned = clean(&c.text);
-            ChapterText {
+            CleanChapter {
                 title: c.title,
                 file: file.clone(),
                 encoding: decoded.encoding,
                 junk_removed: cleaned.junk_removed,
-                text: Normalized::new(cleaned.text, converter),
+                text: cleaned.text,
             }
         })
         .collect())
@@ -126,14 +153,21 @@ pub struct BookTables {
 
 /// Discovers the book's entities and counts every chapter. `progress` is
 /// called once per chapter done (from any thread).
+///
+/// Discovery reads the whole book on one thread; meanwhile the other threads
+/// already cut the chapters into words, which needs no catalog. The mentions
+/// and counts follow once the catalog is there.
 pub fn analyze_book(
     chapters: &[ChapterText],
     engines: &Engines,
     count: &CountOptions,
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
-    let catalog = discover_entities(chapters, engines);
-    count_book(chapters, &catalog, engines, count, progress)
+    let (catalog, cuts) = rayon::join(
+        || discover_entities(chapters, engines),
+        || cut_chapters(chapters, engines.segmenter),
+    );
+    count_cut_book(chapters, &cuts, &catalog, engines, count, progress)
 }
 
 /// The book's entity catalog (the recognizer reads every chapter once).
@@ -142,16 +176,16 @@ pub fn discover_entities(chapters: &[ChapterText], engines: &Engines) -> Catalog
     engines.recognizer.discover(&texts)
 }
 
+/// Every chapter cut into words (in parallel), in chapter order.
+pub fn cut_chapters(chapters: &[ChapterText], segmenter: &Segmenter) -> Vec<Cuts> {
+    chapters
+        .par_iter()
+        .map(|c| segmenter.cuts(&c.text.text))
+        .collect()
+}
+
 /// Segments every chapter, finds the catalog's mentions and counts them, in
 /// parallel per chapter, then merges and sorts.
-///
-/// Each worker folds whole chapters into one running tally (words borrowed
-/// from the chapter texts, entities by id), and the tallies are added up at
-/// the end: every count is a sum, and every table is sorted by a total order
-/// afterwards, so the tables do not depend on how rayon split the chapters,
-/// hence not on the thread count. Mention rows are kept per chapter and put
-/// in chapter order. Words are cut without tags; each distinct word is
-/// tagged once at the end (`Segmenter::tag_at`).
 pub fn count_book(
     chapters: &[ChapterText],
     catalog: &Catalog,
@@ -159,6 +193,29 @@ pub fn count_book(
     count: &CountOptions,
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
+    let cuts = cut_chapters(chapters, engines.segmenter);
+    count_cut_book(chapters, &cuts, catalog, engines, count, progress)
+}
+
+/// `count_book` on chapters already cut into words (`cuts[i]` are the words
+/// of `chapters[i]`).
+///
+/// Each worker folds whole chapters into one running tally (words borrowed
+/// from the chapter texts, entities by id), and the tallies are added up at
+/// the end: every count is a sum, and every table is sorted by a total order
+/// afterwards, so the tables do not depend on how rayon split the chapters,
+/// hence not on the thread count. Mention rows are kept per chapter and put
+/// in chapter order. Words are counted untagged; each distinct word is
+/// tagged once at the end (`Segmenter::tag_at`).
+pub fn count_cut_book(
+    chapters: &[ChapterText],
+    cuts: &[Cuts],
+    catalog: &Catalog,
+    engines: &Engines,
+    count: &CountOptions,
+    progress: &(dyn Fn() + Sync),
+) -> BookTables {
+    assert_eq!(chapters.len(), cuts.len(), "one Cuts per chapter");
     let nested = nested_factions(catalog);
     let names: Vec<String> = catalog
         .entities()
@@ -172,13 +229,19 @@ pub fn count_book(
         engines,
         count,
     };
+    // Two tallies per thread: enough for an idle thread to take work from a
+    // busy one, few enough that merging them costs little (a tally per
+    // chapter would make the merge cost as much as the counting).
+    let per_tally = chapters.len() / (2 * rayon::current_num_threads()).max(1);
     let tally = chapters
         .par_iter()
+        .zip(cuts)
         .enumerate()
+        .with_min_len(per_tally.max(1))
         .fold(
             || Tally::new(catalog.len()),
-            |mut tally, (i, chapter)| {
-                tally.add_chapter(i, chapter, &ctx);
+            |mut tally, (i, (chapter, cuts))| {
+                tally.add_chapter(i, chapter, cuts, &ctx);
                 progress();
                 tally
             },
@@ -231,7 +294,7 @@ impl<'a> Tally<'a> {
     }
 
     /// Counts chapter `i` (0-based) of the book.
-    fn add_chapter(&mut self, i: usize, chapter: &'a ChapterText, ctx: &Context) {
+    fn add_chapter(&mut self, i: usize, chapter: &'a ChapterText, cuts: &Cuts, ctx: &Context) {
         let index = i + 1;
         let text = chapter.text.text.as_str();
         let catalog = ctx.catalog;
@@ -239,7 +302,7 @@ impl<'a> Tally<'a> {
 
         let mut word_total = 0;
         let words = &mut self.words;
-        each_word(ctx.engines.segmenter, text, &found, catalog, i as u32, |w, start, tag| {
+        each_word(cuts, text, &found, catalog, i as u32, |w, start, tag| {
             if !is_punctuation(w) {
                 word_total += 1;
                 words.add(w, i as u32, start as u32, tag);
@@ -382,7 +445,7 @@ impl<'a> Tally<'a> {
                 |w| count.all_words || !stopwords.contains(w),
                 |w| tags.get(w).copied().unwrap_or_default(),
             )
-            .into_iter()
+            .into_par_iter()
             .map(|(word, pos, count, chapters)| FrequencyRow {
                 word: word.to_string(),
                 pos: pos.to_string(),
@@ -407,7 +470,10 @@ impl<'a> Tally<'a> {
                 let e = catalog.get(id as EntityId);
                 let mut spellings = t.spellings;
                 spellings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-                let original = spellings.first().map(|s| s.0.to_string()).unwrap_or_default();
+                let original = spellings
+                    .first()
+                    .map(|s| s.0.to_string())
+                    .unwrap_or_default();
                 let variants: Vec<&str> = spellings[1.min(spellings.len())..]
                     .iter()
                     .map(|s| s.0)
@@ -434,9 +500,9 @@ impl<'a> Tally<'a> {
         });
         tables.entities = entity_rows;
 
-        let mut rows: Vec<CooccurrenceRow> = cooc
+        let mut rows: Vec<((EntityId, EntityId), CooccurrenceRow)> = cooc
             .pairs
-            .iter()
+            .par_iter()
             .filter(|(_, &n)| n >= count.min_count)
             .map(|(&(a, b), &n)| {
                 let (ea, eb) = (catalog.get(a), catalog.get(b));
@@ -446,22 +512,29 @@ impl<'a> Tally<'a> {
                 } else {
                     ((nb, eb.kind), (na, ea.kind))
                 };
-                CooccurrenceRow {
+                let row = CooccurrenceRow {
                     source: src.clone(),
                     target: tgt.clone(),
                     source_type: st.as_str(),
                     target_type: tt.as_str(),
                     count: n,
                     pmi: format!("{:.3}", cooc.pmi(a, b, n)),
-                }
+                };
+                ((a, b), row)
             })
             .collect();
-        rows.sort_by(|a, b| {
+        // Names can repeat (one name, two types; or two names written alike
+        // in Traditional), so types and then ids break the remaining ties.
+        rows.par_sort_unstable_by(|(ia, a), (ib, b)| {
             b.count
                 .cmp(&a.count)
                 .then_with(|| a.source.cmp(&b.source))
                 .then_with(|| a.target.cmp(&b.target))
+                .then_with(|| a.source_type.cmp(b.source_type))
+                .then_with(|| a.target_type.cmp(b.target_type))
+                .then_with(|| ia.cmp(ib))
         });
+        let rows: Vec<CooccurrenceRow> = rows.into_iter().map(|(_, row)| row).collect();
         tables.cooccurrence = rows;
         tables
     }
@@ -503,8 +576,15 @@ fn display_name(engines: &Engines, name: &str) -> String {
 /// Punctuation, symbols and whitespace are not words.
 fn is_punctuation(w: &str) -> bool {
     match w.chars().next() {
-        // Most words start with a Han character.
+        // Most words start with a Han character; most others are one
+        // punctuation mark.
         Some(c) if ('\u{4E00}'..='\u{9FFF}').contains(&c) => false,
+        Some(
+            '\u{3000}'..='\u{3004}'
+            | '\u{3008}'..='\u{3020}'
+            | '\u{FF01}'..='\u{FF0F}'
+            | '\u{2010}'..='\u{2027}',
+        ) if w.len() == 3 => true,
         _ => !w.chars().any(|c| c.is_alphanumeric()),
     }
 }
@@ -515,7 +595,7 @@ fn is_punctuation(w: &str) -> bool {
 /// kept as their own words, with the tag of the word they were cut from.
 /// Calls `emit(word, byte start, tag source)` for each word in order.
 fn each_word<'a>(
-    segmenter: &Segmenter,
+    cuts: &Cuts,
     text: &'a str,
     mentions: &[Mention],
     catalog: &Catalog,
@@ -524,7 +604,7 @@ fn each_word<'a>(
 ) {
     let mut m = 0;
     let mut emitted: Option<usize> = None;
-    segmenter.for_each_word(text, |word, start, end| {
+    cuts.for_each_word(text, |word, start, end| {
         let parent = || {
             TagSource::Parent(Site {
                 word,
@@ -604,5 +684,40 @@ impl<'t> CharCursor<'t> {
         }
         self.byte = byte;
         self.char
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn punctuation_fast_path_agrees_with_the_rule() {
+        let rule = |w: &str| !w.chars().any(|c| c.is_alphanumeric());
+        let ranges = [
+            0x2000..0x2100,
+            0x3000..0x3100,
+            0xFF00..0xFF20,
+            0x4E00..0x4E10,
+        ];
+        for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+            let w = c.to_string();
+            assert_eq!(is_punctuation(&w), rule(&w), "{c:?}");
+        }
+        for w in ["〇", "々", "宋江", "，", "……", "A1", "——"] {
+            assert_eq!(is_punctuation(w), rule(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn char_cursor_walks_both_ways() {
+        let text = "a宋江b，林冲";
+        let mut c = CharCursor::new(text);
+        for (chars, (byte, _)) in text.char_indices().enumerate() {
+            assert_eq!(c.char_of(byte), chars);
+        }
+        assert_eq!(c.char_of(text.len()), 7);
+        assert_eq!(c.char_of(1), 1);
+        assert_eq!(c.char_of(text.len() + 5), 7);
     }
 }

@@ -56,7 +56,9 @@ pub fn source_arg(path: Option<&Path>) -> Result<SourcePath> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
             if !p.exists() {
-                return Err(Error::Missing { path: p.to_path_buf() });
+                return Err(Error::Missing {
+                    path: p.to_path_buf(),
+                });
             }
             Ok(SourcePath::File(p.to_path_buf()))
         }
@@ -73,7 +75,10 @@ pub fn read_utf8(path: &Path, what: &str) -> Result<String> {
     })?;
     String::from_utf8(bytes).map_err(|e| Error::Invalid {
         path: path.to_path_buf(),
-        message: format!("{what} is not UTF-8 (byte offset {})", e.utf8_error().valid_up_to()),
+        message: format!(
+            "{what} is not UTF-8 (byte offset {})",
+            e.utf8_error().valid_up_to()
+        ),
     })
 }
 

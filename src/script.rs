@@ -7,6 +7,7 @@
 //! paragraph whose length changes keeps its converted form as "original".
 
 use crate::error::{Error, Result};
+use std::sync::OnceLock;
 
 /// An OpenCC conversion configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +52,14 @@ impl ScriptConfig {
 /// Converts text between scripts. Shared by reference across threads.
 pub trait Converter: Send + Sync {
     fn convert(&self, text: &str) -> String;
+    /// What `convert` gives, or `None` when that is `text` itself. A
+    /// converter that knows which characters its dictionaries can change
+    /// skips a text without any (Simplified text, for a conversion to
+    /// Simplified) and converts only the clauses that hold one; the default
+    /// converts everything.
+    fn convert_lazily(&self, text: &str) -> Option<String> {
+        Some(self.convert(text))
+    }
     /// Engine and configuration, for run.json.
     fn describe(&self) -> String;
 }
@@ -59,6 +68,8 @@ pub trait Converter: Send + Sync {
 pub struct FerrousConverter {
     inner: ferrous_opencc::OpenCC,
     config: ScriptConfig,
+    /// The characters a built-in conversion to Simplified can change.
+    changing: Option<&'static CharSet>,
 }
 
 impl FerrousConverter {
@@ -74,7 +85,11 @@ impl FerrousConverter {
         };
         let inner = ferrous_opencc::OpenCC::from_config(builtin)
             .map_err(|e| Error::Opencc(e.to_string()))?;
-        Ok(FerrousConverter { inner, config })
+        Ok(FerrousConverter {
+            inner,
+            config,
+            changing: changing_chars(config),
+        })
     }
 
     /// An OpenCC JSON configuration file (and the dictionaries it names).
@@ -86,6 +101,7 @@ impl FerrousConverter {
         Ok(FerrousConverter {
             inner,
             config: ScriptConfig::T2s,
+            changing: None,
         })
     }
 }
@@ -95,9 +111,119 @@ impl Converter for FerrousConverter {
         self.inner.convert(text)
     }
 
+    fn convert_lazily(&self, text: &str) -> Option<String> {
+        match self.changing {
+            Some(set) => convert_clauses(text, set, |clause| self.inner.convert(clause)),
+            None => Some(self.inner.convert(text)),
+        }
+    }
+
     fn describe(&self) -> String {
         format!("ferrous-opencc {}", self.config.name())
     }
+}
+
+/// For each built-in conversion to Simplified, the characters it can change
+/// (made by `scripts/gen-script-changing` from the OpenCC dictionaries
+/// ferrous-opencc embeds; a test checks it against the converter).
+const CHANGING: &str = include_str!("script_changing.txt");
+
+/// Characters that occur in no key of those dictionaries (checked by the
+/// generator), so no dictionary match crosses them: converting the clauses
+/// between them one by one gives what converting the whole text gives.
+const SEPARATORS: &str = "\n\r\t ，。！？：；、「」『』（）《》〈〉“”‘’—…　,.!?:;()\"'[]【】-·";
+
+/// A set of characters: a bitmap for the Basic Multilingual Plane, a sorted
+/// list beyond it.
+#[derive(Debug)]
+pub struct CharSet {
+    bmp: Vec<u64>,
+    astral: Vec<char>,
+}
+
+impl CharSet {
+    pub fn new(chars: impl IntoIterator<Item = char>) -> CharSet {
+        let mut set = CharSet {
+            bmp: vec![0; 1024],
+            astral: Vec::new(),
+        };
+        for c in chars {
+            let n = c as usize;
+            if n < 0x10000 {
+                set.bmp[n >> 6] |= 1 << (n & 63);
+            } else {
+                set.astral.push(c);
+            }
+        }
+        set.astral.sort_unstable();
+        set.astral.dedup();
+        set
+    }
+
+    #[inline]
+    pub fn contains(&self, c: char) -> bool {
+        let n = c as usize;
+        if n < 0x10000 {
+            self.bmp[n >> 6] & (1 << (n & 63)) != 0
+        } else {
+            self.astral.binary_search(&c).is_ok()
+        }
+    }
+}
+
+/// The characters a built-in conversion to Simplified can change.
+fn changing_chars(config: ScriptConfig) -> Option<&'static CharSet> {
+    static SETS: OnceLock<Vec<(&'static str, CharSet)>> = OnceLock::new();
+    let sets = SETS.get_or_init(|| {
+        CHANGING
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(name, chars)| (name, CharSet::new(chars.chars())))
+            .collect()
+    });
+    sets.iter()
+        .find(|(name, _)| *name == config.name())
+        .map(|(_, set)| set)
+}
+
+/// Converts only the clauses of `text` that hold a character of `changing`
+/// (`None`: no clause does, the text stays as it is). A text where such
+/// characters are common (Traditional text) is converted whole.
+fn convert_clauses(
+    text: &str,
+    changing: &CharSet,
+    convert: impl Fn(&str) -> String,
+) -> Option<String> {
+    let hits = text.chars().filter(|&c| changing.contains(c)).count();
+    if hits == 0 {
+        return None;
+    }
+    if hits * 200 > text.len() {
+        return Some(convert(text));
+    }
+    static SEPARATOR_SET: OnceLock<CharSet> = OnceLock::new();
+    let separators = SEPARATOR_SET.get_or_init(|| CharSet::new(SEPARATORS.chars()));
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut clause_start = 0;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if separators.contains(c) {
+            clause_start = i + c.len_utf8();
+        } else if changing.contains(c) {
+            let end = chars
+                .by_ref()
+                .find(|&(_, c)| separators.contains(c))
+                .map_or(text.len(), |(j, _)| j);
+            out.push_str(&text[copied..clause_start]);
+            out.push_str(&convert(&text[clause_start..end]));
+            copied = end;
+            clause_start = end;
+        }
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
 }
 
 /// The C++ libopencc through opencc-rust 1.1 (feature `system-opencc`),
@@ -197,8 +323,9 @@ impl Converter for SystemConverter {
 pub struct Normalized {
     /// The converted text that every later stage reads.
     pub text: String,
-    /// The original text, same number of characters as `text`.
-    original: String,
+    /// The original text, same number of characters as `text`; `None` when
+    /// it is `text` itself.
+    original: Option<String>,
     /// Byte offsets of char starts in `text` and `original`, or `None` when both
     /// have identical byte layouts (the common case: all CJK, 3 bytes each).
     char_starts: Option<(Vec<u32>, Vec<u32>)>,
@@ -208,7 +335,12 @@ impl Normalized {
     /// Converts `original` with `converter`, keeping the alignment. A text
     /// that is only Simplified already passes through unchanged.
     pub fn new(original: String, converter: &dyn Converter) -> Normalized {
-        let converted = converter.convert(&original);
+        let Some(converted) = converter.convert_lazily(&original) else {
+            return Normalized::unchanged(original);
+        };
+        if converted == original {
+            return Normalized::unchanged(original);
+        }
         let (text, original) = if converted.chars().count() == original.chars().count() {
             (converted, original)
         } else {
@@ -221,7 +353,7 @@ impl Normalized {
         };
         Normalized {
             text,
-            original,
+            original: Some(original),
             char_starts,
         }
     }
@@ -229,31 +361,32 @@ impl Normalized {
     /// Text that needs no conversion (the converted form is the original).
     pub fn unchanged(text: String) -> Normalized {
         Normalized {
-            original: text.clone(),
             text,
+            original: None,
             char_starts: None,
         }
     }
 
     /// The original spelling of a byte range of `text`.
     pub fn original(&self, start: usize, end: usize) -> &str {
+        let original = self.original_text();
         match &self.char_starts {
-            None => &self.original[start..end],
+            None => &original[start..end],
             Some((conv, orig)) => {
                 let s = conv
                     .binary_search(&(start as u32))
                     .expect("range starts on a char");
                 let e = conv.binary_search(&(end as u32)).unwrap_or(conv.len());
                 let os = orig[s] as usize;
-                let oe = orig.get(e).map_or(self.original.len(), |&o| o as usize);
-                &self.original[os..oe]
+                let oe = orig.get(e).map_or(original.len(), |&o| o as usize);
+                &original[os..oe]
             }
         }
     }
 
     /// The aligned original text.
     pub fn original_text(&self) -> &str {
-        &self.original
+        self.original.as_deref().unwrap_or(&self.text)
     }
 }
 
@@ -326,6 +459,98 @@ mod tests {
         let s = n.text.find("錦州").unwrap();
         assert_eq!(n.original(s, s + "錦州".len()), "錦州");
         assert_eq!(n.original(0, "甲乙".len()), "甲乙");
+    }
+
+    /// The texts the lazy conversion is checked on: the corpus, and the
+    /// shared novel when it is there.
+    fn sample_texts() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = Vec::new();
+        for dir in ["corpus/shuihu", "corpus/seeds"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "txt") {
+                    texts.push(std::fs::read_to_string(path).unwrap());
+                }
+            }
+        }
+        let shared = root.join("../shared/data/novels/shuihu-gutenberg-23863.txt");
+        if let Ok(t) = std::fs::read_to_string(shared) {
+            texts.push(t);
+        }
+        texts
+    }
+
+    #[test]
+    fn lazy_conversion_gives_what_conversion_gives() {
+        for config in [ScriptConfig::T2s, ScriptConfig::Tw2s, ScriptConfig::Hk2s] {
+            let conv = FerrousConverter::new(config).unwrap();
+            assert!(conv.changing.is_some(), "{}", config.name());
+            let t2s = FerrousConverter::new(ScriptConfig::T2s).unwrap();
+            let mut skipped = 0;
+            for text in sample_texts() {
+                // Traditional, Simplified, and every paragraph of both.
+                let simplified = t2s.convert(&text);
+                let pieces = [text.as_str(), simplified.as_str()];
+                let paragraphs = pieces.iter().flat_map(|t| t.split('\n'));
+                for piece in pieces.into_iter().chain(paragraphs) {
+                    let whole = conv.convert(piece);
+                    match conv.convert_lazily(piece) {
+                        Some(lazy) => assert_eq!(lazy, whole, "{}: {piece}", config.name()),
+                        None => {
+                            skipped += 1;
+                            assert_eq!(whole, piece, "{}", config.name());
+                        }
+                    }
+                }
+            }
+            assert!(
+                skipped > 10,
+                "{}: only {skipped} texts skipped",
+                config.name()
+            );
+        }
+    }
+
+    #[test]
+    fn every_character_the_converter_changes_is_listed() {
+        // Catches a new ferrous-opencc whose dictionaries change more
+        // characters than scripts/gen-script-changing saw.
+        let ranges = [
+            0x3400..0x4DC0,
+            0x4E00..0xA000,
+            0xF900..0xFB00,
+            0x20000..0x2A6E0,
+        ];
+        for config in [ScriptConfig::T2s, ScriptConfig::Tw2s, ScriptConfig::Hk2s] {
+            let conv = FerrousConverter::new(config).unwrap();
+            let set = conv.changing.unwrap();
+            let chars: String = ranges
+                .iter()
+                .cloned()
+                .flatten()
+                .filter_map(char::from_u32)
+                .collect();
+            let converted = conv.convert(&chars);
+            for (a, b) in chars.chars().zip(converted.chars()) {
+                assert!(a == b || set.contains(a), "{}: {a} → {b}", config.name());
+            }
+            assert_eq!(chars.chars().count(), converted.chars().count());
+        }
+    }
+
+    #[test]
+    fn simplified_text_is_kept_once() {
+        let conv = FerrousConverter::new(ScriptConfig::T2s).unwrap();
+        let n = Normalized::new("宋江道：“兄弟们且去。”".to_string(), &conv);
+        assert!(n.original.is_none());
+        assert_eq!(n.original_text(), n.text);
+        assert_eq!(n.original(0, "宋江".len()), "宋江");
+        // A clause with a character the conversion may change is converted.
+        let mixed = "宋江道：“兄弟们且去。”林沖說：什麼？";
+        let n = Normalized::new(mixed.to_string(), &conv);
+        assert_eq!(n.text, conv.convert(mixed));
+        assert_eq!(n.original_text(), mixed);
     }
 
     #[test]

@@ -102,11 +102,20 @@ impl Segmenter {
     /// Cuts `text` into the words `tag` would give, without tags (about
     /// twice as fast): calls `f(word, byte_start, byte_end)` for each word
     /// in order, whitespace dropped.
-    pub fn for_each_word<'a>(&self, text: &'a str, mut f: impl FnMut(&'a str, usize, usize)) {
-        for t in self.jieba.cut(text, self.hmm) {
-            if !t.word.trim().is_empty() {
-                f(t.word, t.byte_start, t.byte_end);
-            }
+    pub fn for_each_word<'a>(&self, text: &'a str, f: impl FnMut(&'a str, usize, usize)) {
+        self.cuts(text).for_each_word(text, f);
+    }
+
+    /// Cuts `text` into words and keeps only where they end (4 bytes a
+    /// word), to be read back later with `Cuts::for_each_word`.
+    pub fn cuts(&self, text: &str) -> Cuts {
+        Cuts {
+            ends: self
+                .jieba
+                .cut(text, self.hmm)
+                .into_iter()
+                .map(|t| t.byte_end as u32)
+                .collect(),
         }
     }
 
@@ -116,10 +125,11 @@ impl Segmenter {
     /// jieba-rs 0.11 tags a word by the word alone (its dictionary tag, or
     /// for a word the HMM found, the tag its characters suggest), never by
     /// its neighbours; so the word is tagged on its own first, and only if
-    /// jieba would cut it differently when it stands alone is the line it
-    /// stands in tagged and the word looked up there (jieba's cuts never
-    /// cross a line break). This lets a caller count words with the faster
-    /// `for_each_word` and tag each distinct word once.
+    /// jieba would cut it differently when it stands alone is the clause it
+    /// stands in tagged and the word looked up there (jieba cuts runs of Han
+    /// characters and ASCII letters one by one, so its cuts never cross
+    /// punctuation or a line break). This lets a caller count words with the
+    /// faster `for_each_word` and tag each distinct word once.
     pub fn tag_at<'a>(&'a self, text: &'a str, start: usize, end: usize) -> Option<&'a str> {
         let word = &text[start..end];
         if let [t] = self.jieba.tag(word, self.hmm).as_slice() {
@@ -127,13 +137,20 @@ impl Segmenter {
                 return Some(t.tag);
             }
         }
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-        let line = &text[line_start..line_end];
+        let clause_start = text[..start]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| ends_clause(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let clause_end = text[end..]
+            .char_indices()
+            .find(|&(_, c)| ends_clause(c))
+            .map_or(text.len(), |(i, _)| end + i);
+        let clause = &text[clause_start..clause_end];
         self.jieba
-            .tag(line, self.hmm)
+            .tag(clause, self.hmm)
             .into_iter()
-            .find(|t| t.byte_start == start - line_start && t.byte_end == end - line_start)
+            .find(|t| t.byte_start == start - clause_start && t.byte_end == end - clause_start)
             .map(|t| t.tag)
     }
 
@@ -145,6 +162,57 @@ impl Segmenter {
             .map(|t| t.word)
             .filter(|w| !w.trim().is_empty())
             .collect()
+    }
+}
+
+/// A character jieba never puts in a word with its neighbours: a line break,
+/// CJK or general punctuation, a full-width form (jieba cuts runs of CJK
+/// ideographs and ASCII letters, digits and `+#&._%-`; anything else stands
+/// alone).
+fn ends_clause(c: char) -> bool {
+    matches!(c,
+        '\n' | '\r'
+        | '\u{2000}'..='\u{206F}'
+        | '\u{3000}'..='\u{303F}'
+        | '\u{FF00}'..='\u{FFEF}')
+}
+
+/// The words of one text as jieba cut them, kept compactly: the byte offset
+/// where each word ends (the words tile the text, so each starts where the
+/// previous one ends). Whitespace words are kept here and dropped on reading.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cuts {
+    ends: Vec<u32>,
+}
+
+impl Cuts {
+    /// Number of words, whitespace included.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Calls `f(word, byte_start, byte_end)` for each word of `text` (the
+    /// text these cuts were made from) in order, whitespace dropped.
+    pub fn for_each_word<'a>(&self, text: &'a str, mut f: impl FnMut(&'a str, usize, usize)) {
+        let mut start = 0;
+        for &end in &self.ends {
+            let end = end as usize;
+            let word = &text[start..end];
+            // A word starting with a multi-byte character is never
+            // whitespace but for the rare Unicode spaces (U+3000…).
+            if word.as_bytes()[0] < 0x80 || word.starts_with(char::is_whitespace) {
+                if !word.trim().is_empty() {
+                    f(word, start, end);
+                }
+            } else {
+                f(word, start, end);
+            }
+            start = end;
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! thread count gives the same tables.
 
 use crate::entity::EntityId;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
@@ -141,11 +142,18 @@ pub enum TagSource<'a> {
 /// tables of disjoint chapters merge by `merge` in any order.
 #[derive(Debug, Default)]
 pub struct WordTable<'a> {
-    words: FxMap<&'a str, WordEntry<'a>>,
+    /// Words of up to 23 bytes (7 Han characters) by their bytes, kept in
+    /// the key: a lookup reads no text elsewhere in the book. Values index
+    /// `entries`.
+    short: FxMap<ShortKey, u32>,
+    /// Longer words.
+    long: FxMap<&'a str, u32>,
+    entries: Vec<WordEntry<'a>>,
 }
 
 #[derive(Debug)]
 struct WordEntry<'a> {
+    word: &'a str,
     count: u64,
     chapters: u64,
     last_chapter: u32,
@@ -156,17 +164,61 @@ struct WordEntry<'a> {
     other: Vec<(TagSource<'a>, u64)>,
 }
 
+/// A word of up to 23 bytes: its length, then its bytes, zero-padded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ShortKey([u64; 3]);
+
+impl std::hash::Hash for ShortKey {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0[0]);
+        state.write_u64(self.0[1]);
+        state.write_u64(self.0[2]);
+    }
+}
+
+impl ShortKey {
+    #[inline]
+    fn of(word: &str) -> Option<ShortKey> {
+        let bytes = word.as_bytes();
+        if bytes.len() > 23 {
+            return None;
+        }
+        let mut b = [0u8; 24];
+        b[0] = bytes.len() as u8;
+        b[1..=bytes.len()].copy_from_slice(bytes);
+        let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        Some(ShortKey([word(0), word(8), word(16)]))
+    }
+}
+
 impl<'a> WordTable<'a> {
+    /// The entry of `word`, made if new.
+    #[inline]
+    fn entry(&mut self, word: &'a str) -> &mut WordEntry<'a> {
+        let next = self.entries.len() as u32;
+        let i = match ShortKey::of(word) {
+            Some(key) => *self.short.entry(key).or_insert(next),
+            None => *self.long.entry(word).or_insert(next),
+        };
+        if i == next {
+            self.entries.push(WordEntry {
+                word,
+                count: 0,
+                chapters: 0,
+                last_chapter: u32::MAX,
+                own: 0,
+                own_site: (0, 0),
+                other: Vec::new(),
+            });
+        }
+        &mut self.entries[i as usize]
+    }
+
     /// Counts one occurrence of `word` at byte `start` of chapter `chapter`.
+    #[inline]
     pub fn add(&mut self, word: &'a str, chapter: u32, start: u32, tag: TagSource<'a>) {
-        let e = self.words.entry(word).or_insert_with(|| WordEntry {
-            count: 0,
-            chapters: 0,
-            last_chapter: u32::MAX,
-            own: 0,
-            own_site: (0, 0),
-            other: Vec::new(),
-        });
+        let e = self.entry(word);
         e.count += 1;
         if e.last_chapter != chapter {
             e.chapters += 1;
@@ -184,47 +236,40 @@ impl<'a> WordTable<'a> {
     }
 
     /// Adds a table of other chapters.
-    pub fn merge(&mut self, other: WordTable<'a>) {
-        if self.words.len() < other.words.len() {
-            let mine = std::mem::replace(&mut self.words, other.words);
-            return self.merge(WordTable { words: mine });
+    pub fn merge(&mut self, mut other: WordTable<'a>) {
+        if self.entries.len() < other.entries.len() {
+            std::mem::swap(self, &mut other);
         }
-        for (word, o) in other.words {
-            match self.words.get_mut(word) {
-                None => {
-                    self.words.insert(word, o);
-                }
-                Some(e) => {
-                    e.count += o.count;
-                    e.chapters += o.chapters;
-                    if e.own == 0 {
-                        e.own_site = o.own_site;
-                    }
-                    e.own += o.own;
-                    for (source, n) in o.other {
-                        add_source(&mut e.other, source, n);
-                    }
-                }
+        for o in other.entries {
+            let e = self.entry(o.word);
+            e.count += o.count;
+            e.chapters += o.chapters;
+            if e.own == 0 {
+                e.own_site = o.own_site;
+            }
+            e.own += o.own;
+            for (source, n) in o.other {
+                add_source(&mut e.other, source, n);
             }
         }
     }
 
     /// Number of distinct words.
     pub fn len(&self) -> usize {
-        self.words.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.entries.is_empty()
     }
 
     /// One site of each distinct word whose own tag the rows need.
     pub fn tag_sites(&self) -> Vec<Site<'a>> {
         let mut sites: FxMap<&'a str, Site<'a>> = FxMap::default();
-        for (&word, e) in &self.words {
+        for e in &self.entries {
             if e.own > 0 {
-                sites.entry(word).or_insert(Site {
-                    word,
+                sites.entry(e.word).or_insert(Site {
+                    word: e.word,
                     chapter: e.own_site.0,
                     start: e.own_site.1,
                 });
@@ -247,14 +292,15 @@ impl<'a> WordTable<'a> {
     pub fn rows<'t>(
         &self,
         min_count: u64,
-        keep: impl Fn(&str) -> bool,
-        tag_of: impl Fn(&str) -> &'t str,
+        keep: impl Fn(&str) -> bool + Sync,
+        tag_of: impl Fn(&str) -> &'t str + Sync,
     ) -> Vec<(&'a str, &'t str, u64, u64)> {
         let mut rows: Vec<(&'a str, &'t str, u64, u64)> = self
-            .words
-            .iter()
-            .filter(|(w, e)| e.count >= min_count && keep(w))
-            .map(|(&w, e)| {
+            .entries
+            .par_iter()
+            .filter(|e| e.count >= min_count && keep(e.word))
+            .map(|e| {
+                let w = e.word;
                 let mut tags: Vec<(&'t str, u64)> = Vec::with_capacity(1 + e.other.len());
                 let mut tally = |tag: &'t str, n: u64| match tags.iter_mut().find(|t| t.0 == tag) {
                     Some(t) => t.1 += n,
@@ -277,7 +323,7 @@ impl<'a> WordTable<'a> {
                 (w, tag, e.count, e.chapters)
             })
             .collect();
-        rows.sort_unstable_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
+        rows.par_sort_unstable_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
         rows
     }
 }
@@ -359,9 +405,9 @@ pub struct Cooccurrence {
     /// Number of windows (for `Chars`, the number of mentions).
     pub windows: u64,
     /// Windows containing each entity.
-    pub entity_windows: HashMap<EntityId, u64>,
+    pub entity_windows: FxMap<EntityId, u64>,
     /// Windows containing both entities of an ordered pair (low id first).
-    pub pairs: HashMap<(EntityId, EntityId), u64>,
+    pub pairs: FxMap<(EntityId, EntityId), u64>,
 }
 
 impl Cooccurrence {
@@ -487,6 +533,54 @@ mod tests {
         merged.merge(c.clone());
         assert_eq!(merged.pairs.get(&(1, 2)), Some(&2));
         assert_eq!(merged.windows, 6);
+    }
+
+    #[test]
+    fn word_table_counts_chapters_and_tag_sources_and_merges() {
+        let long = "一二三四五六七八九十"; // 30 bytes: not a short key
+        let mut a = WordTable::default();
+        a.add("将军", 0, 0, TagSource::Own);
+        a.add("将军", 0, 6, TagSource::Own);
+        a.add("将军", 1, 0, TagSource::Fixed("nr"));
+        a.add(long, 1, 9, TagSource::Own);
+        let mut b = WordTable::default();
+        let parent = Site {
+            word: "将军府",
+            chapter: 2,
+            start: 3,
+        };
+        b.add("将军", 2, 3, TagSource::Parent(parent));
+        b.add("将军", 2, 9, TagSource::Parent(parent));
+        b.add("大营", 2, 12, TagSource::Own);
+        b.add(long, 2, 30, TagSource::Own);
+        a.merge(b);
+        assert_eq!(a.len(), 3);
+        let tag = |w: &str| match w {
+            "将军府" => "ns",
+            "大营" => "n",
+            _ => "n",
+        };
+        let rows = a.rows(1, |_| true, tag);
+        // 将军: n 2, nr 1, ns 2: the tie goes to the smaller tag.
+        assert_eq!(rows[0], ("将军", "n", 5, 3));
+        assert_eq!(rows[1], (long, "n", 2, 2));
+        assert_eq!(rows[2], ("大营", "n", 1, 1));
+        let rows = a.rows(2, |w| w != long, tag);
+        assert_eq!(rows.len(), 1);
+        let sites: Vec<(&str, u32, u32)> = a
+            .tag_sites()
+            .iter()
+            .map(|s| (s.word, s.chapter, s.start))
+            .collect();
+        assert_eq!(
+            sites,
+            [
+                ("将军", 0, 0),
+                (long, 1, 9),
+                ("将军府", 2, 3),
+                ("大营", 2, 12)
+            ]
+        );
     }
 
     #[test]

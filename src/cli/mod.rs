@@ -149,6 +149,9 @@ pub struct AnalyzeArgs {
     /// Analyze the other files when one fails (the exit code still says it failed).
     #[arg(long)]
     pub keep_going: bool,
+    /// Also write the co-occurrence network as cooccurrence.graphml (Gephi, Cytoscape, networkx).
+    #[arg(long)]
+    pub graphml: bool,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]
@@ -405,9 +408,7 @@ pub fn converter_for(
     #[cfg(not(feature = "system-opencc"))]
     {
         Ok(match file {
-            Some(f) => {
-                Box::new(FerrousConverter::from_file(f)?)
-            }
+            Some(f) => Box::new(FerrousConverter::from_file(f)?),
             None => Box::new(FerrousConverter::new(config)?),
         })
     }

@@ -1,6 +1,6 @@
 //! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
 
-use crate::cli::{AnalyzeArgs, Plan};
+use crate::cli::{read_options, AnalyzeArgs, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
 use serde::Serialize;
@@ -8,20 +8,33 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
-use zhnovel::analysis::{analyze_book, load_book, BookTables};
+use zhnovel::analysis::{analyze_book, normalize_book, read_book, BookTables};
 use zhnovel::input::{collect_sources, natural_cmp, SourcePath};
 use zhnovel::output::{
-    prepare_output_dir, write_manifest, write_table, Columns, Manifest, TableFormat,
+    prepare_output_dir, write_graphml, write_manifest, write_table, Columns, Manifest, TableFormat,
 };
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     prepare_output_dir(&args.output, args.force)?;
-    let plan = Plan::new(&args.input, &args.lexicon, Some(&args.table))?;
-    let books = if args.books {
-        shelf_books(&args.paths)?
-    } else {
-        vec![(String::new(), collect_sources(&args.paths)?)]
-    };
+    // The engines load (jieba's dictionary, OpenCC's) while the first book
+    // is read, decoded, split and cleaned; a bad option or dictionary is
+    // still reported before anything about the inputs.
+    let (plan, first) = rayon::join(
+        || Plan::new(&args.input, &args.lexicon, Some(&args.table)),
+        || -> Result<_> {
+            let read = read_options(&args.input)?;
+            let books = if args.books {
+                shelf_books(&args.paths)?
+            } else {
+                vec![(String::new(), collect_sources(&args.paths)?)]
+            };
+            let first = read_book(&books[0].1, &read);
+            Ok((books, first))
+        },
+    );
+    let plan = plan?;
+    let (books, first) = first?;
+    let mut first = Some(first);
     let mut failed = false;
     let mut shelf = ShelfTables::default();
     for (name, sources) in &books {
@@ -32,7 +45,11 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
             prepare_output_dir(&dir, true)?;
             dir
         };
-        let (chapters, errors) = load_book(sources, &plan.read, plan.converter.as_ref());
+        let (chapters, errors) = match first.take() {
+            Some(read) => read,
+            None => read_book(sources, &plan.read),
+        };
+        let chapters = normalize_book(chapters, plan.converter.as_ref());
         if !errors.is_empty() && !args.keep_going {
             let first = errors.into_iter().next().expect("not empty");
             return Err(first.into());
@@ -52,6 +69,9 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
         bar.finish_and_clear();
         write_book(&dir, plan.format, &tables)?;
+        if args.graphml {
+            write_graphml(&dir, &tables.entities, &tables.cooccurrence)?;
+        }
         if !name.is_empty() {
             shelf.add(name, &tables);
         }

@@ -67,6 +67,68 @@ impl Hasher for FxHasher {
 
 pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
+/// A set of characters: a bitmap over the Basic Multilingual Plane (where
+/// Han characters live) and a small list for the rest. Looked up at every
+/// character of a book, so it must cost nothing.
+#[derive(Clone, Default)]
+pub struct CharSet {
+    bmp: Vec<u64>,
+    other: Vec<char>,
+}
+
+impl CharSet {
+    pub fn new() -> CharSet {
+        CharSet {
+            bmp: vec![0; 0x10000 / 64],
+            other: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, c: &char) -> bool {
+        let u = *c as usize;
+        if u < 0x10000 {
+            self.bmp[u / 64] & (1 << (u % 64)) != 0
+        } else {
+            self.other.contains(c)
+        }
+    }
+
+    pub fn insert(&mut self, c: char) {
+        let u = c as usize;
+        if u < 0x10000 {
+            self.bmp[u / 64] |= 1 << (u % 64);
+        } else if !self.other.contains(&c) {
+            self.other.push(c);
+        }
+    }
+
+    pub fn remove(&mut self, c: &char) {
+        let u = *c as usize;
+        if u < 0x10000 {
+            self.bmp[u / 64] &= !(1 << (u % 64));
+        } else {
+            self.other.retain(|x| x != c);
+        }
+    }
+}
+
+impl Extend<char> for CharSet {
+    fn extend<I: IntoIterator<Item = char>>(&mut self, iter: I) {
+        for c in iter {
+            self.insert(c);
+        }
+    }
+}
+
+impl FromIterator<char> for CharSet {
+    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> CharSet {
+        let mut set = CharSet::new();
+        set.extend(iter);
+        set
+    }
+}
+
 /// Whether a character is a Han ideograph (CJK unified, extensions, compatibility).
 pub fn is_han(c: char) -> bool {
     matches!(c,
@@ -145,24 +207,6 @@ fn make_run(chapter: usize, text: &str, before: char, after: char) -> Run<'_> {
     }
 }
 
-/// Shannon entropy (nats) of a distribution given by counts.
-pub fn entropy(counts: impl Iterator<Item = u32>) -> f64 {
-    let counts: Vec<u32> = counts.collect();
-    let total: u32 = counts.iter().sum();
-    if total == 0 {
-        return 0.0;
-    }
-    let t = total as f64;
-    counts
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| {
-            let p = c as f64 / t;
-            -p * p.ln()
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,8 +225,11 @@ mod tests {
     }
 
     #[test]
-    fn entropy_of_uniform_and_single() {
-        assert_eq!(entropy([5u32].into_iter()), 0.0);
-        assert!((entropy([1u32, 1].into_iter()) - 2f64.ln()).abs() < 1e-9);
+    fn char_set_holds_bmp_and_astral_characters() {
+        let mut set: CharSet = "的了".chars().collect();
+        set.insert('𠀀');
+        assert!(set.contains(&'的') && set.contains(&'𠀀') && !set.contains(&'王'));
+        set.remove(&'的');
+        assert!(!set.contains(&'的'));
     }
 }

@@ -10,49 +10,66 @@
 //! 2. **Statistics.** A second scan counts every occurrence of every
 //!    candidate (also those next to no cue) and records its contexts: cues
 //!    on either side, whether it sits at a run edge (punctuation), whether its
-//!    boundary cuts a common word, and its neighbouring characters (boundary
-//!    entropy). Cohesion is the smallest pointwise mutual information over
-//!    the candidate's split points.
+//!    boundary cuts a common word of jieba's dictionary, and its neighbouring
+//!    characters (boundary entropy). Context features belong to a boundary,
+//!    so each is computed once per position. Cohesion is the smallest
+//!    pointwise mutual information over the candidate's split points. In a
+//!    book over 200 000 Han characters a string proposed only once is not
+//!    counted.
 //! 3. **Decision.** Each candidate gets a score per type from its evidence;
 //!    the best type above its threshold wins (order below). Nested
 //!    candidates are resolved by counts (耶律挞 lives only inside 耶律挞烈,
-//!    so it goes; 德州 only inside 安德州). Armies are merged by stem,
-//!    factions come from army stems and polity contexts, aliases from
-//!    `dict/aliases.tsv`, the user's file and courtesy-name statements.
+//!    so it goes; 德州 only inside 安德州; 距离锦州 is 锦州 plus context),
+//!    names straddling a stronger one go (住山 in 守住山海关), coordination
+//!    types the partner of a known name (润州或者迁州), armies are judged
+//!    once places are known and merged by stem, factions come from army
+//!    stems and polity contexts, aliases from `dict/aliases.tsv` (a line
+//!    applies only to a book that names its canonical entity), the user's
+//!    file (always applies) and courtesy-name statements.
+//!
+//! A name said once needs a strong cue (马扩也领着, 刘延庆兵马); a weak
+//! cue (王叶入宋) is not enough. jieba's dictionary serves only as a
+//! vocabulary of common words: its tags are not trusted as proof of a name.
 //!
 //! # Evidence codes
 //!
 //! | code    | meaning                                                                   |
 //! |---------|---------------------------------------------------------------------------|
-//! | `lex`   | listed in our lexicon (`dict/places.txt`, `dict/factions.txt`)            |
+//! | `lex`   | listed in our lexicon (`dict/places.txt`, `dict/factions.txt`), or an army whose stem is |
 //! | `sur`   | begins with a surname from `dict/surnames.txt` (single or compound)      |
 //! | `say`   | followed by a speech cue (X道, X笑道, X曰, X问道 …)                        |
 //! | `act`   | followed by an action cue (X率兵, X领着, X兵马 …), perhaps after an adverb |
 //! | `cmd`   | preceded by a command or object cue (令X, 遣X, 擒住X …)                   |
-//! | `ttl`   | next to a title (X将军, 都统X)                                            |
+//! | `ttl`   | next to a title (X将军, 都统X), or a reign name + 帝 (天祚帝)             |
 //! | `mov`   | preceded by a movement cue (到/往/至/入/攻/守/屯/前往 X)                  |
-//! | `loc`   | followed by a location cue (X城下, X一带, X之战)                          |
-//! | `sfx`   | ends with a place suffix (`dict/place_suffixes.txt`)                      |
+//! | `loc`   | followed by a location cue (X城下, X一带, X之战, X关隘)                   |
+//! | `sfx`   | ends with a place suffix (`dict/place_suffixes.txt`), or an army whose stem does |
 //! | `army`  | army rule: faction, place, direction or X家 stem + army suffix            |
 //! | `stat`  | corpus statistics: repeated, varied neighbours, clean boundaries          |
-//! | `coord` | coordinated (、 与 和 或者) with an entity of the same type               |
-//! | `poly`  | faction in a polity context (X人, 伐X, 入X, an army stem, 宋金辽元)       |
-//! | `alias` | merged with names from an alias list                                      |
+//! | `coord` | coordinated (、 与 和 或者, X兵马、Y兵马) with an entity of the same type |
+//! | `poly`  | single-character faction: an army stem (秦军), X人 (金人), 伐X/入X, 宋金辽元四朝 |
+//! | `alias` | merged with names from an alias list, or 海阳 with 海阳城                 |
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
 //!
 //! # Type decision order
 //!
 //! 1. Generic words and titles (`dict/generic.txt`, `dict/titles.txt`) are never entities.
 //! 2. Lexicon factions are factions; lexicon places are places.
-//! 3. Army: a string ending with an army suffix whose stem is a faction, a
-//!    place, a direction (南军), X家 (岳家军) or a repeated unknown stem (神武军).
-//! 4. Person or place, whichever scores higher: persons from the surname prior
-//!    and person cues, places from the suffix class and movement/location cues.
-//! 5. Person by statistics alone (no surname): frequent, strongly cued, not a word.
+//! 3. A string ending with a strong army suffix (军, 兵, 骑兵 …) is never a
+//!    person or place; it is an army if its stem is a faction, a place
+//!    (listed, or accepted in step 4), a direction (南军), X家 (岳家军) or a
+//!    repeated unknown stem that hardly occurs alone (神武军).
+//! 4. Person or place, whichever scores higher: persons from the surname
+//!    prior and person cues, places from the suffix class and
+//!    movement/location cues; cues of the other kind count against.
+//! 5. Person by statistics alone (no surname): frequent, strongly cued,
+//!    varied neighbours, no word inside (智深).
+//! 6. Place by cues alone (no suffix): repeated movement/location cues.
+//! 7. Single-character factions last, from armies and polity contexts.
 //!
 //! Confidence is the winning score, capped at 1.
 
-use super::corpus::{self, FxMap, Run};
+use super::corpus::{self, CharSet, FxMap, Run};
 use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::{Catalog, Entity, EntityType};
 use jieba_rs::Jieba;
@@ -99,7 +116,7 @@ fn class_index(c: CueClass) -> usize {
 
 /// Locative characters: after a name they form words with its last
 /// character (城下, 山中) without making that boundary wrong.
-const LOCATIVES: &str = "上下中内外前后里旁边东西南北间头";
+const LOCATIVES: &str = "上下中内外前后里旁边东西南北间头左右";
 
 /// jieba's tag of a dictionary word, coarsely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +133,10 @@ struct WordInfo {
     tag: Tag,
 }
 
+/// A book longer than this (in Han characters) drops strings the rules
+/// proposed only once before counting: they could not be accepted anyway.
+const LONG_BOOK: usize = 200_000;
+
 /// Longest cue, title or suffix looked at, in characters.
 const MAX_CUE: usize = 4;
 /// Longest candidate proposed by the rules, in characters.
@@ -128,16 +149,27 @@ pub struct Recognizer {
     cues: FxMap<String, [u8; CLASSES]>,
     /// Characters that never belong to a given name (function characters,
     /// one-character speech and action verbs).
-    not_given: HashSet<char>,
+    not_given: CharSet,
+    /// Function characters and one-character verbs, none excepted.
+    verbish: CharSet,
+    /// One-character verbs and adverbs that do not end a name (来, 见, 先).
+    name_end_bad: CharSet,
     /// Function characters (`bnd` cues).
-    bnd: HashSet<char>,
-    numerals: HashSet<char>,
+    bnd: CharSet,
+    numerals: CharSet,
     /// Single-character factions that are polities (秦, 燕, 宋 …).
     factions_1: HashSet<String>,
     /// Fast copies of the lexicon maps the scans use at every character.
     surnames: FxMap<String, u8>,
     titles: FxMap<String, TitlePosition>,
     suffixes: FxMap<String, (bool, bool)>,
+    /// First characters of cues and titles (with the longest length) and
+    /// their last characters: most positions start or end none.
+    cue_first: FxMap<char, usize>,
+    cue_last: CharSet,
+    /// First characters of surnames and of place or army suffixes.
+    surname_first: CharSet,
+    suffix_first: CharSet,
     /// Lexicon names (places, factions, aliases) and their first characters.
     lex_names: FxMap<String, ()>,
     lex_first: FxMap<char, usize>,
@@ -171,6 +203,13 @@ struct Stat {
     nam: u32,
     /// Occurrences after a demonstrative or classifier (那X, 这X, 一个X).
     ldem: u32,
+    /// Occurrences with a strong person cue (weight 3, or a title).
+    strong: u32,
+    /// Occurrences whose last character starts a title (西门大|官人).
+    rtitle_cut: u32,
+    /// Occurrences whose first character makes a dictionary word with the
+    /// character before it (点|清军马).
+    lword: u32,
     /// Only counted (a part of a candidate, for cohesion), no contexts.
     aux: bool,
     /// Distinct neighbouring characters and Σ c·ln c of their counts.
@@ -214,7 +253,6 @@ impl<'a> Measured<'a> {
         }
         self.stat(w).map_or(0, |s| s.count)
     }
-
 }
 
 /// Adds each (candidate, neighbour) count to its candidate's distinct count
@@ -251,6 +289,8 @@ fn side_entropy(t_inner: u32, sum: f64, punct: u32) -> f64 {
 struct LeftFeat {
     /// After a demonstrative or classifier (那, 这, 个).
     dem: bool,
+    /// The character before and the first one make a dictionary word.
+    word: bool,
     cmd: u8,
     mov: u8,
     nam: u8,
@@ -263,6 +303,8 @@ struct LeftFeat {
 /// What the text just after a position says about a name ending there.
 #[derive(Debug, Default, Clone, Copy)]
 struct RightFeat {
+    /// The character before the boundary starts a title (大|官人).
+    title_cut: bool,
     say: u8,
     act: u8,
     loc: u8,
@@ -274,6 +316,10 @@ struct RightFeat {
 
 /// Adds one occurrence's contexts to its candidate's statistics.
 fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end: bool) {
+    if r.say >= 3 || r.act >= 3 || l.cmd >= 3 || l.title || r.title {
+        st.strong += 1;
+    }
+    st.rtitle_cut += u32::from(r.title_cut);
     if r.say >= 2 {
         st.say += 1;
     }
@@ -306,6 +352,7 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
     }
     st.lbnd += u32::from(l.bnd);
     st.ldem += u32::from(l.dem);
+    st.lword += u32::from(l.word);
     st.rbnd += u32::from(r.bnd);
     st.lbad += u32::from(l.bad);
     st.rbad += u32::from(r.bad);
@@ -318,6 +365,8 @@ struct Table<'a> {
     words: Vec<&'a str>,
     /// Only a part of a candidate (counted for cohesion).
     aux: Vec<bool>,
+    /// How many times the rules proposed it.
+    proposed: Vec<u32>,
 }
 
 impl<'a> Table<'a> {
@@ -326,14 +375,30 @@ impl<'a> Table<'a> {
             Some(&i) => {
                 if !aux {
                     self.aux[i as usize] = false;
+                    self.proposed[i as usize] += 1;
                 }
             }
             None => {
                 self.index.insert(w, self.words.len() as u32);
                 self.words.push(w);
                 self.aux.push(aux);
+                self.proposed.push(u32::from(!aux));
             }
         }
+    }
+
+    /// Keeps only the strings proposed at least `min` times or listed in
+    /// the lexicon (a long book's one-off proposals are noise and cost time).
+    fn prune(&mut self, min: u32, keep: impl Fn(&str) -> bool) {
+        let mut table = Table::default();
+        for (i, &w) in self.words.iter().enumerate() {
+            if self.proposed[i] >= min || keep(w) {
+                table.add(w, self.aux[i]);
+                let j = table.proposed.len() - 1;
+                table.proposed[j] = self.proposed[i];
+            }
+        }
+        *self = table;
     }
 }
 
@@ -357,7 +422,7 @@ impl Recognizer {
                 e[class_index(c.class)] = c.weight;
             }
         }
-        let bnd: HashSet<char> = lexicon
+        let bnd: CharSet = lexicon
             .cues
             .iter()
             .filter(|(w, cs)| w.chars().count() == 1 && cs.iter().any(|c| c.class == CueClass::Bnd))
@@ -374,13 +439,45 @@ impl Recognizer {
         }
         // 秦军掩, 武军舍: an army word is never inside a given name here.
         not_given.extend(['军', '兵']);
-        // Characters common in given names although they are also cues.
-        for c in [
-            '云', '来', '成', '和', '同', '安', '平', '文', '明', '仁', '德', '信',
-        ] {
+        // 高姓|大名: words about names are not in them.
+        not_given.extend(['姓', '氏']);
+        // Verbs and function characters, before names are let in again: the
+        // edges of a name without a surname (来寻, 看罢).
+        let mut name_end_bad = CharSet::new();
+        for (w, cs) in &lexicon.cues {
+            let verb = cs.iter().any(|c| {
+                matches!(
+                    c.class,
+                    CueClass::Say | CueClass::Act | CueClass::Cmd | CueClass::Mov
+                ) && c.weight >= 2
+                    || c.class == CueClass::Adv
+            });
+            if w.chars().count() == 1 && verb {
+                name_end_bad.extend(w.chars());
+            }
+        }
+        // Common at the end of names although they are cues (乐和, 朱同, 宋万).
+        for c in "和同安平文明仁德信成云一二三四五六七八九十百千万两".chars()
+        {
+            name_end_bad.remove(&c);
+        }
+        let mut verbish = not_given.clone();
+        for (w, cs) in &lexicon.cues {
+            let verb = cs
+                .iter()
+                .any(|c| matches!(c.class, CueClass::Cmd | CueClass::Mov) && c.weight >= 2);
+            if w.chars().count() == 1 && verb {
+                verbish.extend(w.chars());
+            }
+        }
+        // Characters common in given names although they are also cues or
+        // function characters (张三, 宋万, 雷千峰, 匡若愚, 王羲之).
+        for c in
+            "云来成和同安平文明仁德信一二三四五六七八九十百千万两若如似何多余诸众全本数之".chars()
+        {
             not_given.remove(&c);
         }
-        let numerals: HashSet<char> = "一二三四五六七八九十百千万两几数〇零廿卅".chars().collect();
+        let numerals: CharSet = "一二三四五六七八九十百千万两几数〇零廿卅".chars().collect();
         let factions_1 = lexicon
             .factions
             .iter()
@@ -395,8 +492,16 @@ impl Recognizer {
                     .or_insert_with(|| canonical.clone());
             }
         }
-        let surnames = lexicon.surnames.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        let titles = lexicon.titles.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let surnames = lexicon
+            .surnames
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        let titles = lexicon
+            .titles
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
         let mut suffixes: FxMap<String, (bool, bool)> = FxMap::default();
         for k in lexicon.place_suffixes.keys() {
             suffixes.entry(k.clone()).or_default().0 = true;
@@ -404,13 +509,30 @@ impl Recognizer {
         for k in lexicon.army_suffixes.keys() {
             suffixes.entry(k.clone()).or_default().1 = true;
         }
+        let mut cue_first: FxMap<char, usize> = FxMap::default();
+        let mut cue_last = CharSet::new();
+        for w in lexicon.cues.keys().chain(lexicon.titles.keys()) {
+            let len = w.chars().count();
+            if let (Some(a), Some(z)) = (w.chars().next(), w.chars().last()) {
+                let e = cue_first.entry(a).or_insert(0);
+                *e = (*e).max(len.min(MAX_CUE));
+                cue_last.insert(z);
+            }
+        }
+        let surname_first: CharSet = lexicon
+            .surnames
+            .keys()
+            .filter_map(|w| w.chars().next())
+            .collect();
+        let suffix_first: CharSet = suffixes.keys().filter_map(|w| w.chars().next()).collect();
         let mut lex_names: FxMap<String, ()> = FxMap::default();
         let mut lex_first: FxMap<char, usize> = FxMap::default();
-        let all_names = lexicon
-            .places
-            .iter()
-            .chain(lexicon.factions.iter())
-            .chain(lexicon.aliases.iter().flat_map(|(c, a)| std::iter::once(c).chain(a.iter())));
+        let all_names = lexicon.places.iter().chain(lexicon.factions.iter()).chain(
+            lexicon
+                .aliases
+                .iter()
+                .flat_map(|(c, a)| std::iter::once(c).chain(a.iter())),
+        );
         for w in all_names {
             let len = w.chars().count();
             if let (Some(c), 2..=8) = (w.chars().next(), len) {
@@ -427,11 +549,17 @@ impl Recognizer {
             bnd,
             numerals,
             factions_1,
+            verbish,
+            name_end_bad,
             surnames,
             titles,
             suffixes,
             lex_names,
             lex_first,
+            cue_first,
+            cue_last,
+            surname_first,
+            suffix_first,
             word_cache: Default::default(),
         }
     }
@@ -444,12 +572,9 @@ impl Recognizer {
     /// Builds the catalog of one book. `chapters` are the cleaned, Simplified
     /// chapter texts, in order.
     pub fn discover(&self, chapters: &[&str]) -> Catalog {
-        let t0 = std::time::Instant::now();
         let runs = corpus::runs(chapters);
-        let measured = self.measure(&runs);
-        let t1 = t0.elapsed();
+        let measured = self.measure(&runs, false);
         let decided = self.decide(&runs, &measured);
-        eprintln!("TIMING measure {:?} decide {:?} cands {}", t1, t0.elapsed() - t1, measured.words.len());
         Catalog::new(
             decided
                 .into_iter()
@@ -470,11 +595,16 @@ impl Recognizer {
     /// score (descending), then word.
     pub fn candidates(&self, chapters: &[&str]) -> Vec<Candidate> {
         let runs = corpus::runs(chapters);
-        let measured = self.measure(&runs);
+        let measured = self.measure(&runs, true);
         let decided = self.decide(&runs, &measured);
+        // Names and aliases (金人 is the faction 金) carry their entity's type.
         let kind_of: BTreeMap<&str, (EntityType, f64)> = decided
             .iter()
-            .map(|d| (d.name.as_str(), (d.kind, d.score)))
+            .flat_map(|d| {
+                std::iter::once(d.name.as_str())
+                    .chain(d.aliases.iter().map(String::as_str))
+                    .map(move |n| (n, (d.kind, d.score)))
+            })
             .collect();
         let min_count = if measured.total_chars < 20_000 { 1 } else { 2 };
         let mut out = Vec::new();
@@ -614,7 +744,7 @@ impl Recognizer {
     // ----- pass 1 and 2: candidates and statistics ----------------------------
 
     /// Proposes candidates, then counts them with their contexts.
-    fn measure<'a>(&self, runs: &[Run<'a>]) -> Measured<'a> {
+    fn measure<'a>(&self, runs: &[Run<'a>], all_parts: bool) -> Measured<'a> {
         let mut table = Table::default();
         let mut props: Vec<&'a str> = Vec::new();
         for run in runs {
@@ -636,10 +766,18 @@ impl Recognizer {
                 }
             }
         }
-        let tt = std::time::Instant::now();
-        // Parts of candidates, counted for cohesion.
+        // In a long book, a string proposed once is kept only if listed.
+        let book_chars: usize = runs.iter().map(|r| r.len()).sum();
+        if book_chars > LONG_BOOK {
+            table.prune(2, |w| self.lex_names.contains_key(w));
+        }
+        // Parts of candidates, counted for cohesion (only the `discover`
+        // report needs them all; the army rule needs its stems).
         let proposed: Vec<&'a str> = table.words.clone();
         for w in proposed {
+            if !all_parts && self.army_suffix(w).is_none() {
+                continue;
+            }
             let offs: Vec<usize> = w.char_indices().map(|(i, _)| i).skip(1).collect();
             for &o in &offs {
                 for part in [&w[..o], &w[o..]] {
@@ -653,10 +791,9 @@ impl Recognizer {
             index,
             words,
             aux: aux_flags,
+            ..
         } = table;
         let max_len = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
-        eprintln!("TIMING aux {:?} max_len {max_len} words {}", tt.elapsed(), words.len());
-        let tt = std::time::Instant::now();
         let mut stats: Vec<Stat> = aux_flags
             .iter()
             .map(|&aux| Stat {
@@ -668,7 +805,7 @@ impl Recognizer {
         let mut right: FxMap<(u32, char), u32> = FxMap::default();
         let mut chars: FxMap<char, u32> = FxMap::default();
         let mut total_chars = 0u64;
-        let mut crossing: FxMap<&'a str, bool> = FxMap::default();
+        let mut crossing: FxMap<&'a str, (bool, bool)> = FxMap::default();
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
         for run in runs {
@@ -680,6 +817,7 @@ impl Recognizer {
             lfeat.resize(n + 1, None);
             rfeat.clear();
             rfeat.resize(n + 1, None);
+            #[allow(clippy::needless_range_loop)] // i indexes the run and both feature tables
             for i in 0..n {
                 *chars.entry(run.ch(i)).or_insert(0) += 1;
                 for len in 2..=max_len.min(n - i) {
@@ -693,7 +831,8 @@ impl Recognizer {
                     }
                     let j = i + len;
                     let lf = *lfeat[i].get_or_insert_with(|| self.left_feat(run, i, &mut crossing));
-                    let rf = *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
+                    let rf =
+                        *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
                     apply_feats(st, lf, rf, i == 0, j == n);
                     if i > 0 {
                         *left.entry((id, run.ch(i - 1))).or_insert(0) += 1;
@@ -704,7 +843,6 @@ impl Recognizer {
                 }
             }
         }
-        eprintln!("TIMING pass2 {:?} left {} right {}", tt.elapsed(), left.len(), right.len());
         fold_side(&left, &mut stats, true);
         fold_side(&right, &mut stats, false);
         Measured {
@@ -720,9 +858,13 @@ impl Recognizer {
     /// surname, or ending at a suffix or cue that starts at `i`).
     fn proposals<'a>(&self, run: &Run<'a>, i: usize, out: &mut Vec<&'a str>) {
         let n = run.len();
+        let c = run.ch(i);
         // Surname + given name.
         for slen in [2usize, 1] {
-            if i + slen > n || !self.surnames.contains_key(run.sub(i, i + slen)) {
+            if !self.surname_first.contains(&c)
+                || i + slen > n
+                || !self.surnames.contains_key(run.sub(i, i + slen))
+            {
                 continue;
             }
             for glen in 1..=2 {
@@ -737,7 +879,8 @@ impl Recognizer {
             }
         }
         // Stem + place suffix / army suffix starting at i.
-        for slen in 1..=3usize.min(n - i) {
+        let suffix_max = if self.suffix_first.contains(&c) { 3 } else { 0 };
+        for slen in 1..=suffix_max.min(n - i) {
             let suf = run.sub(i, i + slen);
             let Some(&(place, army)) = self.suffixes.get(suf) else {
                 continue;
@@ -759,7 +902,8 @@ impl Recognizer {
             }
         }
         // String before a person cue starting at i; string after a movement cue ending at i.
-        for clen in 1..=MAX_CUE.min(n - i) {
+        let cue_max = self.cue_first.get(&c).copied().unwrap_or(0);
+        for clen in 1..=cue_max.min(n - i) {
             let cue = run.sub(i, i + clen);
             let strong_person =
                 self.cue(cue, CueClass::Say) >= 3 || self.cue(cue, CueClass::Act) >= 3;
@@ -769,7 +913,12 @@ impl Recognizer {
                 }
             }
         }
-        for clen in 1..=MAX_CUE.min(i) {
+        let back_max = if i > 0 && self.cue_last.contains(&run.ch(i - 1)) {
+            MAX_CUE
+        } else {
+            0
+        };
+        for clen in 1..=back_max.min(i) {
             let cue = run.sub(i - clen, i);
             if self.cue(cue, CueClass::Mov) >= 3 {
                 for len in 2..=4usize.min(n - i) {
@@ -784,7 +933,12 @@ impl Recognizer {
     /// left (a candidate ending at `j`): a cue right after, or after an
     /// adverb (马扩也领着). A one-character cue that starts a longer word
     /// (道路) or ends one with the candidate's last character (通道) is no cue.
-    fn right_feat<'a>(&self, run: &Run<'a>, j: usize, crossing: &mut FxMap<&'a str, bool>) -> RightFeat {
+    fn right_feat<'a>(
+        &self,
+        run: &Run<'a>,
+        j: usize,
+        crossing: &mut FxMap<&'a str, (bool, bool)>,
+    ) -> RightFeat {
         let n = run.len();
         let mut f = RightFeat::default();
         if j == n {
@@ -793,17 +947,24 @@ impl Recognizer {
             }
             return f;
         }
-        let mut starts = [j, usize::MAX, usize::MAX];
-        for alen in 1..=2usize {
-            if j + alen < n && self.cue(run.sub(j, j + alen), CueClass::Adv) > 0 {
-                starts[alen] = j + alen;
+        let first_is_cue = self.cue_first.contains_key(&run.ch(j));
+        let adverb_end = |alen: usize| {
+            if first_is_cue && j + alen < n && self.cue(run.sub(j, j + alen), CueClass::Adv) > 0 {
+                j + alen
+            } else {
+                usize::MAX
             }
-        }
+        };
+        let starts = [j, adverb_end(1), adverb_end(2)];
         for (si, &s) in starts.iter().enumerate() {
             if s == usize::MAX {
                 continue;
             }
-            for clen in 1..=MAX_CUE.min(n - s) {
+            // Most characters start no cue or title: skip them at once.
+            let Some(&max) = self.cue_first.get(&run.ch(s)) else {
+                continue;
+            };
+            for clen in 1..=max.min(n - s) {
                 let w = run.sub(s, s + clen);
                 if clen >= 2 && si == 0 && self.titles.get(w).is_some_and(|p| p.after_name()) {
                     f.title = true;
@@ -816,7 +977,8 @@ impl Recognizer {
                         let two = run.sub(s, s + 2);
                         !self.cues.contains_key(two) && self.crosses(two, crossing)
                     };
-                    let glued_prev = si == 0 && j > 0 && self.crosses(run.sub(s - 1, s + 1), crossing);
+                    let glued_prev =
+                        si == 0 && j > 0 && self.crosses(run.sub(s - 1, s + 1), crossing);
                     if glued_next || glued_prev {
                         continue;
                     }
@@ -829,6 +991,14 @@ impl Recognizer {
             }
         }
         let cue = f.say >= 2 || f.act >= 2 || f.loc >= 2 || f.title;
+        f.title_cut = j > 0
+            && (2..=4).any(|k| {
+                j - 1 + k <= n
+                    && self
+                        .titles
+                        .get(run.sub(j - 1, j - 1 + k))
+                        .is_some_and(|p| p.after_name())
+            });
         f.bnd = self.is_bnd(run.ch(j));
         // 永乐城下, 燕山中: a locative after a name makes words (城下) freely.
         let locative = LOCATIVES.contains(run.ch(j));
@@ -840,13 +1010,24 @@ impl Recognizer {
     /// right (a candidate starting at `i`): a command, naming or movement
     /// cue, or a title, ending at `i`. A one-character cue that ends a
     /// longer word (待到) is no cue.
-    fn left_feat<'a>(&self, run: &Run<'a>, i: usize, crossing: &mut FxMap<&'a str, bool>) -> LeftFeat {
+    fn left_feat<'a>(
+        &self,
+        run: &Run<'a>,
+        i: usize,
+        crossing: &mut FxMap<&'a str, (bool, bool)>,
+    ) -> LeftFeat {
         let mut f = LeftFeat::default();
         if i == 0 {
             return f;
         }
         let mut long_cue = false;
-        for clen in 1..=MAX_CUE.min(i) {
+        // Cues and titles ending here all end with the character before i.
+        let max = if self.cue_last.contains(&run.ch(i - 1)) {
+            MAX_CUE
+        } else {
+            0
+        };
+        for clen in 1..=max.min(i) {
             let w = run.sub(i - clen, i);
             if clen >= 2 && self.titles.get(w).is_some_and(|p| p.before_name()) {
                 f.title = true;
@@ -874,18 +1055,32 @@ impl Recognizer {
         }
         f.bnd = self.is_bnd(run.ch(i - 1));
         f.dem = "那这此该个位名".contains(run.ch(i - 1));
+        f.word = i < run.len() && self.is_word_cached(run.sub(i - 1, i + 1), crossing);
         // A one-character cue glued into a word (出口) explains nothing.
-        f.bad = i + 1 <= run.len() && !(long_cue || f.title) && self.crosses(run.sub(i - 1, i + 1), crossing);
+        f.bad = i < run.len()
+            && !(long_cue || f.title)
+            && self.crosses(run.sub(i - 1, i + 1), crossing);
         f
     }
 
     /// Whether a two-character string across a boundary is a common word
     /// (jieba frequency ≥ 100), cached.
-    fn crosses<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, bool>) -> bool {
+    fn crosses<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, (bool, bool)>) -> bool {
+        self.word_flags(w, cache).1
+    }
+
+    /// Whether a string is in jieba's dictionary at all, cached.
+    fn is_word_cached<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, (bool, bool)>) -> bool {
+        self.word_flags(w, cache).0
+    }
+
+    /// (a dictionary word, a common one), cached per book.
+    fn word_flags<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, (bool, bool)>) -> (bool, bool) {
         if let Some(&b) = cache.get(w) {
             return b;
         }
-        let b = self.vocab.has_word(w) && self.vocab.suggest_freq(w) >= 100;
+        let word = self.vocab.has_word(w);
+        let b = (word, word && self.vocab.suggest_freq(w) >= 100);
         cache.insert(w, b);
         b
     }
@@ -931,6 +1126,24 @@ impl Recognizer {
         let first = self.drop_overlapped(first, runs);
         // Coordination: 润州或者迁州, 乙室拔业兵马、刘延庆兵马.
         let first = self.add_coordinated(first, runs, m);
+        // 晁盖庄, 宋江寨: a person's manor or camp is named by the person.
+        let persons: HashSet<String> = first
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.clone())
+            .collect();
+        let first: Vec<Decided> = first
+            .into_iter()
+            .filter(|d| {
+                d.kind != EntityType::Place
+                    || d.evidence.contains("lex")
+                    || !self.place_suffix(&d.name).is_some_and(|(l, _, _)| {
+                        let stem: String =
+                            d.name.chars().take(d.name.chars().count() - l).collect();
+                        persons.contains(&stem)
+                    })
+            })
+            .collect();
         // Phase 2: armies, whose stems may be phase-1 places.
         let places: HashSet<&str> = first
             .iter()
@@ -963,6 +1176,11 @@ impl Recognizer {
                 }
             })
             .collect();
+        all.extend(armies);
+        // 清军马 inside 张清军马: an army straddling a stronger person goes.
+        let all = self.drop_overlapped(all, runs);
+        let (armies, mut all): (Vec<Decided>, Vec<Decided>) =
+            all.into_iter().partition(|d| d.kind == EntityType::Army);
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
         let mut all = self.add_aliases(all, runs, m);
@@ -978,7 +1196,8 @@ impl Recognizer {
         let Some(&first) = chars.first() else {
             return false;
         };
-        if self.is_bnd(first) && !(numeral_ok && self.numerals.contains(&first) && chars.len() > 1) {
+        if self.is_bnd(first) && !(numeral_ok && self.numerals.contains(&first) && chars.len() > 1)
+        {
             return false;
         }
         if chars.len() >= 2 {
@@ -1112,7 +1331,8 @@ impl Recognizer {
         // 著士兵, 上京师: the stem's last character and the suffix make an
         // ordinary word (士兵, 京师), so the suffix is not one here.
         let seam: String = [chars[stem_len - 1], chars[stem_len]].iter().collect();
-        if stem_len >= 2 && self.is_plain_word(&seam) && !self.lex.army_suffixes.contains_key(&seam) {
+        if stem_len >= 2 && self.is_plain_word(&seam) && !self.lex.army_suffixes.contains_key(&seam)
+        {
             return None;
         }
         if !self.stem_ok(&stem, false) || stem.chars().skip(1).any(|c| self.is_bnd(c)) {
@@ -1125,13 +1345,20 @@ impl Recognizer {
             return None;
         }
         let mut evidence = vec!["army"];
-        let faction = self.is_faction_stem(&stem) && (stem_len > 1 || weight >= 2);
+        // 秦军, 宋军; but not 韩先锋 (a surname and a title) nor 点清军马
+        // (清 glued into the word 点清).
+        let faction =
+            self.is_faction_stem(&stem) && (stem_len > 1 || (weight >= 3 && st.lword < st.count));
         let place = self.lex.places.contains(&stem) || places.contains(stem.as_str());
         let score = if faction {
             evidence.push("lex");
             0.85
         } else if place && weight >= 2 {
-            evidence.push(if self.lex.places.contains(&stem) { "lex" } else { "sfx" });
+            evidence.push(if self.lex.places.contains(&stem) {
+                "lex"
+            } else {
+                "sfx"
+            });
             0.8
         } else if weight < 2 {
             return None;
@@ -1139,7 +1366,10 @@ impl Recognizer {
             0.6
         } else if stem_len == 2
             && stem.ends_with('家')
-            && self.lex.surnames.contains_key(&stem[..stem.len() - '家'.len_utf8()])
+            && self
+                .lex
+                .surnames
+                .contains_key(&stem[..stem.len() - '家'.len_utf8()])
         {
             // 岳家军
             evidence.push("sur");
@@ -1169,7 +1399,8 @@ impl Recognizer {
             k >= 1 && matches!(chars[k - 1], '小' | '大') && self.numerals.contains(&chars[k])
         };
         if len > 4
-            || (1..len).any(|k| self.not_given.contains(&chars[k]) && !(k == len - 1 && birth_order_at(k)))
+            || (1..len)
+                .any(|k| self.not_given.contains(&chars[k]) && !(k == len - 1 && birth_order_at(k)))
         {
             return None;
         }
@@ -1184,7 +1415,11 @@ impl Recognizer {
                 return None;
             }
         }
-        if self.lex.places.contains(w) || self.lex.factions.contains(w) {
+        // 慕容 alone is a surname, not a name.
+        if self.lex.places.contains(w)
+            || self.lex.factions.contains(w)
+            || self.surnames.contains_key(w)
+        {
             return None;
         }
         let mut evidence: Vec<&'static str> = Vec::new();
@@ -1216,6 +1451,22 @@ impl Recognizer {
             let birth_order = gchars.len() == 2
                 && matches!(gchars[0], '小' | '大')
                 && self.numerals.contains(&gchars[1]);
+            // 阮小 (of 阮小二): an order prefix alone is no given name.
+            if gchars.len() == 1 && "小大老阿".contains(gchars[0]) {
+                return None;
+            }
+            // 钱来, 尹见, 戴宗先: a name does not end with a verb or an adverb.
+            if self.name_end_bad.contains(&gchars[gchars.len() - 1]) {
+                return None;
+            }
+            // 孔目禀, 王观察: a title is no name.
+            if (2..=len.min(4)).any(|k| {
+                let head: String = chars[..k].iter().collect();
+                self.titles.contains_key(&head)
+            }) || self.titles.contains_key(&given)
+            {
+                return None;
+            }
             if !birth_order
                 && (self.lex.address.contains(&given) || self.lex.titles.contains_key(&given))
             {
@@ -1226,6 +1477,14 @@ impl Recognizer {
                 let head: String = gchars[..k].iter().collect();
                 self.titles.get(&head).is_some_and(|p| p.after_name())
             }) {
+                return None;
+            }
+            // 银一两, 公孙二: a count is no given name (a birth order is).
+            if !birth_order && gchars.iter().all(|c| self.numerals.contains(c)) {
+                return None;
+            }
+            // 西门大|官人: the name ends inside a title that follows it.
+            if st.rtitle_cut * 2 > n {
                 return None;
             }
             // 祝家庄, 李家店: X家 + anything is a family's place or army.
@@ -1243,7 +1502,23 @@ impl Recognizer {
             {
                 return None;
             }
-            if sw <= 1 && cues < 2 && n < 3 {
+            // A surname that is also a common character (有, 来, 双, 后)
+            // needs repeated, cued mentions.
+            if sw <= 1
+                && (cues < 3
+                    || n < 3
+                    || (cues as f64) < 0.1 * n as f64
+                    || self.verbish.contains(&gchars[gchars.len() - 1]))
+            {
+                return None;
+            }
+            // A surname that is also a function character (有, 何, 于): the
+            // name must be met in many different places (not 有分教).
+            if self.is_bnd(chars[0]) && (ld < 4 || rd < 4 || (cues as f64) < 0.2 * n as f64) {
+                return None;
+            }
+            // 石碣村, 山寨中: a given name holds no settlement word (but 定国 may).
+            if gchars.iter().any(|c| "州府县郡城寨堡村庄镇".contains(*c)) {
                 return None;
             }
             score += [0.0, 0.15, 0.3, 0.35][sw as usize];
@@ -1255,6 +1530,19 @@ impl Recognizer {
                 return None;
             }
             if self.vocab.has_word(w) || chars.iter().any(|c| self.is_bnd(*c)) {
+                return None;
+            }
+            // 来寻, 看罢, 冈子, 上厅: no verb, suffix or locative at an edge.
+            let edge_bad = |c: char| {
+                self.verbish.contains(&c)
+                    || LOCATIVES.contains(c)
+                    || self
+                        .lex
+                        .place_suffixes
+                        .get(&c.to_string())
+                        .is_some_and(|p| p.weight >= 2)
+            };
+            if edge_bad(chars[0]) || edge_bad(chars[len - 1]) {
                 return None;
             }
             for a in 0..len {
@@ -1274,6 +1562,20 @@ impl Recognizer {
         if self.tag_of(w).is_some_and(|t| t != Tag::Person) {
             return None;
         }
+        // Said once: only a strong cue will do (马扩也领着, 刘延庆兵马), and
+        // not an ordinary word for a given name (谢|下楼, 戴|一顶).
+        if n == 1 && st.strong == 0 && !emperor {
+            return None;
+        }
+        if n <= 2
+            && sur.is_some_and(|(sl, _)| sl == 1 && len == 3)
+            && self.tag_of(w) != Some(Tag::Person)
+        {
+            let given: String = chars[1..].iter().collect();
+            if self.is_plain_word(&given) && self.is_frequent_word(&given, 100) {
+                return None;
+            }
+        }
         score += 0.35 * (cues as f64 / 2.0).min(1.0);
         score += 0.15 * ((n as f64 - 1.0) / 3.0).min(1.0);
         if st.nam > 0 {
@@ -1287,8 +1589,13 @@ impl Recognizer {
             evidence.push("stat");
         }
         // Place cues (more than a stray one) speak against a person.
-        score -= 0.15 * (st.place_cues().saturating_sub(1) as f64 / n as f64).min(1.0);
-        for (code, v) in [("say", st.say), ("act", st.act), ("cmd", st.cmd), ("ttl", st.title)] {
+        score -= 0.5 * (st.place_cues().saturating_sub(1) as f64 / n as f64).min(1.0);
+        for (code, v) in [
+            ("say", st.say),
+            ("act", st.act),
+            ("cmd", st.cmd),
+            ("ttl", st.title),
+        ] {
             if v > 0 {
                 evidence.push(code);
             }
@@ -1327,12 +1634,37 @@ impl Recognizer {
             // X + a word that ends in the suffix character (山地丘陵, 两侧山崖).
             if stem_chars >= 2 {
                 let last: String = chars[stem_chars - 1..stem_chars + 1].iter().collect();
-                if self.is_plain_word(&last) {
+                // (孤山口 is fine: 孤山 is a unit of its own.)
+                let stem_is_word = self.vocab.has_word(&stem) || self.lex.places.contains(&stem);
+                if !stem_is_word && (self.is_plain_word(&last) || self.is_generic(&last)) {
                     return None;
                 }
             }
-            // 伤一个寨: no function character inside a stem.
+            // 贵县, 敝庄, 本寨: a polite or deictic word, not a stem.
+            if stem_chars == 1 && "贵敝本该此其我你他尊寒".contains(chars[0]) {
+                return None;
+            }
+            // 燕山|山脚: a suffix does not follow itself.
+            if chars[stem_chars - 1] == chars[stem_chars] {
+                return None;
+            }
+            // 伤一个寨: no function character inside a stem; 直去县, 奔城,
+            // 柴上城: no verb, and no locative after the first character,
+            // unless the stem is a known word (上京, 东平).
             if stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+                return None;
+            }
+            let stem_known = self.lex.places.contains(&stem)
+                || matches!(
+                    self.tag_of(&stem),
+                    Some(Tag::Place | Tag::Person | Tag::Proper)
+                );
+            if !stem_known
+                && stem.chars().enumerate().any(|(k, c)| {
+                    self.verbish.contains(&c) && !self.numerals.contains(&c)
+                        || (k > 0 && LOCATIVES.contains(c))
+                })
+            {
                 return None;
             }
             // 刘知寨: the suffix ends a title, not a place name.
@@ -1341,6 +1673,15 @@ impl Recognizer {
                 return None;
             }
             let known_stem = self.lex.places.contains(&stem);
+            // 点|起山寨: every mention starts inside a word with the character
+            // before it, and no cue says otherwise.
+            if !known_stem && st.lword == n && st.mov + st.nam + st.lpunct == 0 {
+                return None;
+            }
+            // 军汉寨: an ordinary word + suffix, said once, is too weak.
+            if !known_stem && n == 1 && stem_chars >= 2 && self.is_plain_word(&stem) {
+                return None;
+            }
             if known_stem && stem_chars >= 2 {
                 // A known place + suffix: its town, pass or circuit (上京道).
                 score += 0.6;
@@ -1351,23 +1692,27 @@ impl Recognizer {
             } else {
                 let strong_admin = class == PlaceClass::Admin && weight >= 3;
                 score += match (strong_admin, weight) {
-                    (true, _) if stem_chars <= 2 => 0.45,
-                    (true, _) => 0.35,
+                    (true, _) if stem_chars == 2 => 0.45,
+                    (true, _) => 0.4,
                     (false, 3) => 0.3,
                     (false, 2) => 0.25,
                     _ => 0.1,
                 };
             }
-            if stem_chars == 1 && self.not_given.contains(&chars[0]) {
+            if stem_chars == 1
+                && (self.not_given.contains(&chars[0]) || LOCATIVES.contains(chars[0]))
+            {
                 // 去县, 到州: a verb is no stem.
                 return None;
             }
             if stem_chars == 1 {
                 // 山谷, 京城, 小河: a one-character stem that makes a common word.
-                let admin_ns = class == PlaceClass::Admin
-                    && weight >= 3
-                    && self.tag_of(w) == Some(Tag::Place);
-                if self.vocab.has_word(w) && !admin_ns {
+                // A dictionary place name is fine (锦州, and 燕山 when movement
+                // cues say so), unless its stem is itself a suffix (山口, 京城).
+                let ns = self.tag_of(w) == Some(Tag::Place)
+                    && !self.lex.place_suffixes.contains_key(&stem)
+                    && (class == PlaceClass::Admin && weight >= 3 || st.place_cues() >= 2);
+                if self.vocab.has_word(w) && !ns {
                     return None;
                 }
             } else if self.is_plain_word(w) {
@@ -1377,17 +1722,32 @@ impl Recognizer {
             if stem_chars >= 2 && st.lbad == 0 && st.rbad == 0 && n >= 2 {
                 score += 0.1;
             }
+            // A suffix and movement cues on a good share of the mentions:
+            // a place even if people act there (梁山泊人马).
+            if st.place_cues() as f64 >= 0.15 * n as f64 && n >= 3 {
+                score += 0.1;
+            }
         } else {
             // No suffix: movement and location cues only.
             let tag = self.tag_of(w);
             let strong = st.place_cues() >= 2 && n >= 2 && tag.is_none_or(|t| t == Tag::Place);
-            let clause = st.mov_clause >= 1 && tag.is_some_and(|t| matches!(t, Tag::Place | Tag::Proper));
+            let clause =
+                st.mov_clause >= 1 && tag.is_some_and(|t| matches!(t, Tag::Place | Tag::Proper));
             if !(strong || clause) {
                 return None;
             }
             if len > 4
-                || chars.iter().any(|c| self.is_bnd(*c) || self.not_given.contains(c))
+                || chars.iter().any(|c| self.is_bnd(*c))
+                || self.verbish.contains(&chars[0])
+                || self.verbish.contains(&chars[len - 1])
+                || self.cue(&chars[0].to_string(), CueClass::Adv) > 0
                 || !self.stem_ok(w, false)
+                || (0..len - 1).any(|a| {
+                    (a + 2..=len).any(|b| {
+                        let part: String = chars[a..b].iter().collect();
+                        self.lex.address.contains(&part)
+                    })
+                })
             {
                 return None;
             }
@@ -1454,7 +1814,7 @@ impl Recognizer {
                 .cmp(&decided[a].name.chars().count())
                 .then(a.cmp(&b))
         });
-        let mut alias_into: Vec<(usize, usize)> = Vec::new();
+        let mut alias_into: Vec<(usize, usize, bool)> = Vec::new();
         for (x, &bi) in order.iter().enumerate() {
             for &ai in &order[x + 1..] {
                 let (a, b) = (&decided[ai], &decided[bi]);
@@ -1472,7 +1832,9 @@ impl Recognizer {
                 let inside: u32 = decided
                     .iter()
                     .enumerate()
-                    .filter(|(k, d)| keep[*k] && d.name.len() > a.name.len() && d.name.contains(a.name.as_str()))
+                    .filter(|(k, d)| {
+                        keep[*k] && d.name.len() > a.name.len() && d.name.contains(a.name.as_str())
+                    })
                     .map(|(_, d)| d.count)
                     .sum();
                 let outside = a.count as f64 - inside.max(b.count) as f64;
@@ -1481,19 +1843,31 @@ impl Recognizer {
                     self.lex.place_suffixes.contains_key(rest)
                         || self.lex.army_suffixes.contains_key(rest)
                 };
+                // 智深 and 鲁智深: a given name used alone is the person.
+                // (Not 付林冲: 林冲 has a surname of its own, so 付 is context.)
+                let surname_plus = a.kind == EntityType::Person
+                    && b.kind == EntityType::Person
+                    && !a.evidence.contains("sur")
+                    && b.name.ends_with(a.name.as_str())
+                    && self
+                        .surnames
+                        .contains_key(&b.name[..b.name.len() - a.name.len()]);
                 if outside <= 0.25 * a.count as f64 {
                     keep[ai] = false;
+                } else if surname_plus {
+                    alias_into.push((ai, bi, true));
                 } else if suffixed && a.kind == EntityType::Place && b.kind == EntityType::Place {
-                    alias_into.push((ai, bi));
-                } else if !suffixed {
+                    alias_into.push((ai, bi, false));
+                } else if !suffixed && (b.count as f64) < 0.34 * a.count as f64 {
+                    // 距离锦州: the shorter name plus context, said rarely.
                     keep[bi] = false;
                 }
             }
         }
         let mut decided = decided;
-        for (ai, bi) in alias_into {
+        for (ai, bi, longer_heads) in alias_into {
             if keep[ai] && keep[bi] {
-                let (big, small) = if decided[ai].count > decided[bi].count {
+                let (big, small) = if !longer_heads && decided[ai].count > decided[bi].count {
                     (ai, bi)
                 } else {
                     (bi, ai)
@@ -1523,7 +1897,9 @@ impl Recognizer {
         let Ok(ac) = aho_corasick::AhoCorasick::new(decided.iter().map(|d| d.name.as_str())) else {
             return decided;
         };
-        let strength = |d: &Decided| (d.evidence.contains("lex"), d.count, (d.score * 1000.0) as i64);
+        let listed =
+            |d: &Decided| self.lex.places.contains(&d.name) || self.lex.factions.contains(&d.name);
+        let strength = |d: &Decided| (listed(d), d.count, (d.score * 1000.0) as i64);
         let mut straddled = vec![0u32; decided.len()];
         let mut seen = vec![0u32; decided.len()];
         for run in runs {
@@ -1554,7 +1930,12 @@ impl Recognizer {
     /// Coordination: in 润州或者迁州 and 乙室拔业兵马、刘延庆兵马, a string
     /// coordinated with an accepted entity, on the same footing (same
     /// following word or both whole items of a list), shares its type.
-    fn add_coordinated(&self, mut decided: Vec<Decided>, runs: &[Run], m: &Measured) -> Vec<Decided> {
+    fn add_coordinated(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &[Run],
+        m: &Measured,
+    ) -> Vec<Decided> {
         const CONJ: [&str; 8] = ["或者", "乃至", "甚至", "以及", "与", "和", "及", "或"];
         let known: BTreeMap<&str, EntityType> = decided
             .iter()
@@ -1571,13 +1952,22 @@ impl Recognizer {
         let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
         // `tailed`: the items share a following word (X兵马、Y兵马), which
         // vouches for the boundary; otherwise a person needs a surname.
-        let consider = |w: &str, kind: EntityType, tailed: bool, found: &mut BTreeMap<String, (EntityType, u32)>| {
+        let consider = |w: &str,
+                        kind: EntityType,
+                        tailed: bool,
+                        found: &mut BTreeMap<String, (EntityType, u32)>| {
             if known.contains_key(w) || self.is_generic(w) {
+                return;
+            }
+            // 宋清立 holds the known 宋清: a misread boundary, not a new name.
+            if known.keys().any(|k| w.contains(k) || k.contains(w)) {
                 return;
             }
             let chars: Vec<char> = w.chars().collect();
             if !(2..=4).contains(&chars.len())
-                || chars.iter().any(|c| self.is_bnd(*c) || self.not_given.contains(c))
+                || chars
+                    .iter()
+                    .any(|c| self.is_bnd(*c) || self.not_given.contains(c))
                 || self.vocab.has_word(w)
                 || self.army_suffix(w).is_some()
             {
@@ -1591,9 +1981,9 @@ impl Recognizer {
                 _ => {
                     self.stem_ok(w, false)
                         && (tailed
-                            || self
-                                .surname(&chars, w)
-                                .is_some_and(|(sl, sw)| sw >= 2 && (1..=2).contains(&(chars.len() - sl))))
+                            || self.surname(&chars, w).is_some_and(|(sl, sw)| {
+                                sw >= 2 && (1..=2).contains(&(chars.len() - sl))
+                            }))
                 }
             };
             if ok {
@@ -1624,7 +2014,8 @@ impl Recognizer {
                         // The same kind of word: a place with the same class of suffix.
                         let same_shape = match kind {
                             EntityType::Place => {
-                                self.place_suffix(w).map(|x| x.1) == self.place_suffix(name).map(|x| x.1)
+                                self.place_suffix(w).map(|x| x.1)
+                                    == self.place_suffix(name).map(|x| x.1)
                             }
                             _ => true,
                         };
@@ -1643,7 +2034,10 @@ impl Recognizer {
             if run.after == '、' && ri + 1 < runs.len() {
                 let mut items = vec![ri];
                 let mut k = ri;
-                while k + 1 < runs.len() && runs[k].after == '、' && runs[k + 1].chapter == run.chapter {
+                while k + 1 < runs.len()
+                    && runs[k].after == '、'
+                    && runs[k + 1].chapter == run.chapter
+                {
                     k += 1;
                     items.push(k);
                 }
@@ -1663,20 +2057,28 @@ impl Recognizer {
                             agree = false;
                             break;
                         }
-                        if tail_len > 0 && idx + 1 < tails.len() && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0) {
+                        if tail_len > 0
+                            && idx + 1 < tails.len()
+                            && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0)
+                        {
                             // tail compared below
                         }
                         let _ = t;
                         // The item is the whole run (minus the tail); for the last item, a known
                         // name at its start followed by the same tail.
                         let body = if idx + 1 < tails.len() || tail_len == 0 {
-                            if tail_len > 0 && r.sub(rn - tail_len, rn) != runs[items[0]].sub(runs[items[0]].len() - tail_len, runs[items[0]].len()) {
+                            if tail_len > 0
+                                && r.sub(rn - tail_len, rn)
+                                    != runs[items[0]]
+                                        .sub(runs[items[0]].len() - tail_len, runs[items[0]].len())
+                            {
                                 agree = false;
                                 break;
                             }
                             r.sub(0, rn - tail_len)
                         } else {
-                            let first_tail = runs[items[0]].sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
+                            let first_tail = runs[items[0]]
+                                .sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
                             match r.text.find(first_tail) {
                                 Some(p) if p > 0 => &r.text[..p],
                                 _ => {
@@ -1716,7 +2118,11 @@ impl Recognizer {
                 ..Stat::default()
             });
             let mut d = decided_owned(w, kind, 0.55, &["coord"], st.count.max(count));
-            if kind == EntityType::Person && self.surname(&d.name.chars().collect::<Vec<_>>(), &d.name).is_some() {
+            if kind == EntityType::Person
+                && self
+                    .surname(&d.name.chars().collect::<Vec<_>>(), &d.name)
+                    .is_some()
+            {
                 d.evidence.insert("sur");
             }
             decided.push(d);
@@ -1771,6 +2177,11 @@ impl Recognizer {
             }
         }
         const BEFORE: [&str; 9] = ["伐", "入", "侵", "降", "抗", "灭", "攻", "联", "投"];
+        let named: Vec<String> = decided
+            .iter()
+            .filter(|d| matches!(d.kind, EntityType::Person | EntityType::Place))
+            .map(|d| d.name.clone())
+            .collect();
         for run in runs {
             let n = run.len();
             for i in 0..n {
@@ -1801,10 +2212,21 @@ impl Recognizer {
                     b += 1;
                 }
                 let distinct: BTreeSet<char> = (a..b).map(|k| run.ch(k)).collect();
-                let list = b - a >= 3 && distinct.len() == b - a;
+                let span = run.sub(a, b);
+                // 秦明越 is 秦明 and 越: no list through an accepted name.
+                let list = b - a >= 3
+                    && distinct.len() == b - a
+                    && !named
+                        .iter()
+                        .any(|w| span.contains(w.as_str()) || w.contains(span));
+                // 宋金辽元四朝: a counted list of dynasties or states.
+                let counted = list
+                    && b + 1 < n
+                    && self.numerals.contains(&run.ch(b))
+                    && matches!(run.ch(b + 1), '朝' | '国');
                 if polity_before || people || list {
                     let e = found.entry(c.to_string()).or_default();
-                    e.1 += if polity_before && !people && !list { 1 } else { 2 };
+                    e.1 += if people || counted { 2 } else { 1 };
                     if people {
                         e.0.insert(run.sub(i, i + 2).to_string());
                     }
@@ -1907,10 +2329,17 @@ impl Recognizer {
                 if courtesy.chars().any(|c| self.is_bnd(c)) {
                     continue;
                 }
-                let name_end = if k >= 1 && run.ch(k - 1) == '表' { k - 1 } else { k };
+                let name_end = if k >= 1 && run.ch(k - 1) == '表' {
+                    k - 1
+                } else {
+                    k
+                };
                 let mut owner = None;
                 if name_end == 0 {
-                    if ri > 0 && runs[ri - 1].chapter == run.chapter && matches!(run.before, '，' | ',') {
+                    if ri > 0
+                        && runs[ri - 1].chapter == run.chapter
+                        && matches!(run.before, '，' | ',')
+                    {
                         let prev = &runs[ri - 1];
                         let pn = prev.len();
                         for l in 2..=4usize.min(pn) {
@@ -1947,10 +2376,16 @@ impl Recognizer {
             let surname: String = owner.chars().take(1).collect();
             let joined = format!("{surname}{courtesy}");
             for name in [courtesy.clone(), joined] {
-                if let Some(j) = decided.iter().position(|d| d.name == name && d.kind == EntityType::Person) {
+                if let Some(j) = decided
+                    .iter()
+                    .position(|d| d.name == name && d.kind == EntityType::Person)
+                {
                     if decided[j].name != owner {
                         let other = decided.remove(j);
-                        let p = decided.iter().position(|d| d.name == owner).expect("owner kept");
+                        let p = decided
+                            .iter()
+                            .position(|d| d.name == owner)
+                            .expect("owner kept");
                         decided[p].aliases.insert(other.name);
                         decided[p].aliases.extend(other.aliases);
                         decided[p].count += other.count;
@@ -1966,23 +2401,38 @@ impl Recognizer {
     #[doc(hidden)]
     pub fn explain(&self, chapters: &[&str], word: &str) -> String {
         let runs = corpus::runs(chapters);
-        let m = self.measure(&runs);
+        let m = self.measure(&runs, true);
         let mut out = String::new();
         match m.stat(word) {
             Some(st) => {
                 out.push_str(&format!("{word}: {st:?}\n"));
                 out.push_str(&format!("  judge: {:?}\n", self.judge(word, st)));
                 let chars: Vec<char> = word.chars().collect();
-                out.push_str(&format!("  person: {:?}\n", self.person_score(word, &chars, st)));
-                out.push_str(&format!("  place: {:?}\n", self.place_score(word, &chars, st)));
-                out.push_str(&format!("  army: {:?}\n", self.judge_army(word, st, &m, &HashSet::new())));
+                out.push_str(&format!(
+                    "  person: {:?}\n",
+                    self.person_score(word, &chars, st)
+                ));
+                out.push_str(&format!(
+                    "  place: {:?}\n",
+                    self.place_score(word, &chars, st)
+                ));
+                out.push_str(&format!(
+                    "  army: {:?}\n",
+                    self.judge_army(word, st, &m, &HashSet::new())
+                ));
                 out.push_str(&format!("  cohesion: {:.2}\n", self.cohesion(word, &m)));
             }
             None => out.push_str(&format!("{word}: not proposed\n")),
         }
         let decided = self.decide(&runs, &m);
-        for d in decided.iter().filter(|d| d.name.contains(word) || word.contains(d.name.as_str())) {
-            out.push_str(&format!("  decided: {} {} {:.2} {:?} {:?}\n", d.name, d.kind, d.score, d.evidence, d.aliases));
+        for d in decided
+            .iter()
+            .filter(|d| d.name.contains(word) || word.contains(d.name.as_str()))
+        {
+            out.push_str(&format!(
+                "  decided: {} {} {:.2} {:?} {:?}\n",
+                d.name, d.kind, d.score, d.evidence, d.aliases
+            ));
         }
         out
     }
@@ -1992,7 +2442,13 @@ fn decided(w: &str, kind: EntityType, score: f64, evidence: &[&'static str], st:
     decided_owned(w.to_string(), kind, score, evidence, st.count)
 }
 
-fn decided_owned(name: String, kind: EntityType, score: f64, evidence: &[&'static str], count: u32) -> Decided {
+fn decided_owned(
+    name: String,
+    kind: EntityType,
+    score: f64,
+    evidence: &[&'static str],
+    count: u32,
+) -> Decided {
     Decided {
         name,
         kind,
@@ -2000,5 +2456,250 @@ fn decided_owned(name: String, kind: EntityType, score: f64, evidence: &[&'stati
         evidence: evidence.iter().copied().collect(),
         aliases: BTreeSet::new(),
         count,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::Lexicon;
+    use std::sync::OnceLock;
+
+    fn recognizer() -> &'static Recognizer {
+        static R: OnceLock<Recognizer> = OnceLock::new();
+        R.get_or_init(|| Recognizer::new(Lexicon::builtin()))
+    }
+
+    /// The catalogued (type, name) pairs of one text.
+    fn found(text: &str) -> BTreeSet<(EntityType, String)> {
+        recognizer()
+            .discover(&[text])
+            .entities()
+            .iter()
+            .map(|e| (e.kind, e.name.clone()))
+            .collect()
+    }
+
+    use EntityType::{Army, Faction, Person, Place};
+
+    /// (rule, text, names it must find with their type, strings it must not find).
+    /// (rule, text, names it must find with their type, strings it must not find).
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(EntityType, &'static str)],
+        &'static [&'static str],
+    );
+
+    const CASES: &[Case] = &[
+        (
+            "surname + speech cues",
+            "柯北辰道：“来了。”众人都不作声。柯北辰笑道：“怕甚么！”柯北辰又问道：“城中还有多少粮草？”",
+            &[(Person, "柯北辰")],
+            &["众人", "柯北"],
+        ),
+        (
+            "compound surname + action cues, boundary before the cue",
+            "慕容远山率兵三千出城。次日慕容远山领着败兵回营，慕容远山便下令紧闭城门。",
+            &[(Person, "慕容远山")],
+            &["慕容远", "慕容远山率", "慕容远山领"],
+        ),
+        (
+            "compound surname + one-character given name",
+            "耶律成领着千余人马赶来。耶律成便也不肯前去，只令耶律成所部守住谷口。",
+            &[(Person, "耶律成")],
+            &["耶律成领"],
+        ),
+        (
+            "title context",
+            "都统郝青山引兵出城迎敌。郝青山将军大怒，拍马舞刀直取敌将。",
+            &[(Person, "郝青山")],
+            &["都统", "将军"],
+        ),
+        (
+            "speech verb is not part of the name",
+            "孔明曰：“此计可行。”孔明笑曰：“将军勿忧。”孔明遂令众将各自准备。",
+            &[(Person, "孔明")],
+            &["孔明曰", "孔明笑"],
+        ),
+        (
+            "place suffix and movement cues",
+            "大军连夜直奔青石关。守将闭门不出，次日便攻青石关，三日后青石关城下尸积如山。",
+            &[(Place, "青石关")],
+            &["石关", "奔青石关"],
+        ),
+        (
+            "a longer place is not cut to a known shorter one",
+            "残兵一路逃往距离锦州最近的一座城池安德州。",
+            &[(Place, "安德州"), (Place, "锦州")],
+            &["德州", "城池", "池安德州"],
+        ),
+        (
+            "places joined by a conjunction share their type",
+            "众人商议，先往沧州，再到润州或者迁州停留。",
+            &[(Place, "迁州"), (Place, "润州")],
+            &["者迁州"],
+        ),
+        (
+            "armies named by a faction, with the faction",
+            "契丹兵四散奔逃，契丹骑兵死伤过半。秦军在后掩杀，秦军将士个个争先。",
+            &[(Army, "契丹兵"), (Army, "秦军"), (Faction, "契丹"), (Faction, "秦")],
+            &["骑兵", "将士"],
+        ),
+        (
+            "armies named by a place, a direction, a family or their own name",
+            "榆关守军不过三千。南军缺马，岳家军却有精骑。神武军骑兵三万，神武军前锋已到，神武军势大。",
+            &[(Army, "榆关守军"), (Army, "南军"), (Army, "岳家军"), (Army, "神武军")],
+            &["神武军骑兵", "精骑"],
+        ),
+        (
+            "generic nouns and titles are never entities",
+            "丞相道：“主公，二人已至中军大营，伏兵四起。”大王大怒，令众将速回大营。",
+            &[],
+            &["丞相", "主公", "二人", "中军", "大营", "伏兵", "大王", "众将"],
+        ),
+        (
+            "a list of troops names its commanders",
+            "而关内，乙室拔业兵马、刘延庆兵马、郭药师兵马早已在此准备。",
+            &[(Person, "刘延庆"), (Person, "郭药师"), (Person, "乙室拔业")],
+            &["兵马"],
+        ),
+        (
+            "a reign name + 帝 said twice is a person",
+            "天祚帝先逃，背后追兵甚急。天祚帝见状忧愁不已。",
+            &[(Person, "天祚帝")],
+            &["祚帝"],
+        ),
+    ];
+
+    #[test]
+    fn rule_table() {
+        for (rule, text, want, never) in CASES {
+            let got = found(text);
+            for (kind, name) in *want {
+                assert!(
+                    got.contains(&(*kind, name.to_string())),
+                    "{rule}: expected {kind} {name} in {got:?}"
+                );
+            }
+            for name in *never {
+                assert!(
+                    !got.iter().any(|(_, n)| n == name),
+                    "{rule}: did not expect {name} in {got:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mentions_are_typed_spans() {
+        let text = "柯北辰道：“走。”柯北辰率兵直奔青石关，攻青石关三日。";
+        let catalog = recognizer().discover(&[text]);
+        let spans: Vec<(EntityType, &str)> = catalog
+            .find_mentions(text)
+            .iter()
+            .map(|m| (catalog.get(m.entity).kind, &text[m.start..m.end]))
+            .collect();
+        assert_eq!(
+            spans,
+            vec![
+                (Person, "柯北辰"),
+                (Person, "柯北辰"),
+                (Place, "青石关"),
+                (Place, "青石关"),
+            ]
+        );
+    }
+
+    #[test]
+    fn courtesy_names_become_aliases_with_evidence() {
+        for text in [
+            "雷千峰字子岳，河东人也。雷千峰道：“愿往。”子岳笑道：“好。”雷千峰率兵去了。",
+            "雷千峰，字子岳，河东人也。雷千峰道：“愿往。”子岳笑道：“好。”雷千峰率兵去了。",
+        ] {
+            let catalog = recognizer().discover(&[text]);
+            let e = catalog
+                .entities()
+                .iter()
+                .find(|e| e.name == "雷千峰")
+                .unwrap_or_else(|| panic!("雷千峰 in {:?}", catalog.entities()));
+            assert!(e.aliases.contains(&"子岳".to_string()), "{e:?}");
+            assert!(e.evidence.contains(&"zi".to_string()), "{e:?}");
+            assert!(!catalog.entities().iter().any(|x| x.name == "子岳"));
+        }
+    }
+
+    #[test]
+    fn alias_lists_merge_and_apply_only_when_the_canonical_is_named() {
+        let mut lex = Lexicon::builtin();
+        lex.add_aliases_text(std::path::Path::new("mine.tsv"), "柯北辰\t北辰公\n")
+            .unwrap();
+        let r = Recognizer::new(lex);
+        let text = "柯北辰道：“走。”柯北辰笑道：“好。”柯北辰率兵去了。";
+        let catalog = r.discover(&[text]);
+        let e = catalog
+            .entities()
+            .iter()
+            .find(|e| e.name == "柯北辰")
+            .unwrap();
+        assert_eq!(e.aliases, vec!["北辰公".to_string()]);
+        assert!(e.evidence.contains(&"alias".to_string()));
+        // 孔明 is 诸葛亮 only in a book that names 诸葛亮.
+        let other = "孔明道：“走。”孔明笑道：“好。”孔明率兵去了。";
+        let catalog = recognizer().discover(&[other]);
+        let e = catalog
+            .entities()
+            .iter()
+            .find(|e| e.name == "孔明")
+            .unwrap();
+        assert!(e.aliases.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn traditional_and_simplified_texts_give_one_catalog() {
+        use crate::script::{FerrousConverter, Normalized, ScriptConfig};
+        let conv = FerrousConverter::new(ScriptConfig::T2s).unwrap();
+        let traditional = "耶律撻烈率軍至錦州。耶律撻烈道：「北平軍何在？」北平軍已入永樂城。";
+        let simplified = "耶律挞烈率军至锦州。耶律挞烈道：「北平军何在？」北平军已入永乐城。";
+        let converted = Normalized::new(traditional.to_string(), &conv).text;
+        assert_eq!(converted, simplified);
+        let a = found(&converted);
+        assert_eq!(a, found(simplified));
+        assert!(a.contains(&(Person, "耶律挞烈".to_string())), "{a:?}");
+        assert!(a.contains(&(Army, "北平军".to_string())), "{a:?}");
+    }
+
+    #[test]
+    fn output_is_deterministic() {
+        let text =
+            "柯北辰道：“走。”柯北辰率兵直奔青石关，攻青石关三日。契丹兵大败，契丹兵逃往锦州。";
+        let a: Vec<Entity> = recognizer().discover(&[text]).entities().to_vec();
+        let b: Vec<Entity> = Recognizer::new(Lexicon::builtin())
+            .discover(&[text])
+            .entities()
+            .to_vec();
+        assert_eq!(a, b);
+        let c = recognizer().candidates(&[text]);
+        assert_eq!(c, recognizer().candidates(&[text]));
+        assert!(c.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn candidates_report_statistics_and_types() {
+        let text = "柯北辰道：“走。”次日柯北辰率兵直奔青石关，攻青石关三日，遂令柯北辰守关。";
+        let c = recognizer().candidates(&[text]);
+        let k = c
+            .iter()
+            .find(|c| c.word == "柯北辰")
+            .expect("柯北辰 is a candidate");
+        assert_eq!(k.kind, Some(Person));
+        assert_eq!(k.count, 3);
+        assert!(
+            k.cohesion > 0.0 && k.left_entropy > 0.0 && k.right_entropy > 0.0,
+            "{k:?}"
+        );
+        assert!(c
+            .iter()
+            .any(|c| c.word == "青石关" && c.kind == Some(Place)));
     }
 }
