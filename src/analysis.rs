@@ -14,7 +14,7 @@ use crate::input::SourcePath;
 use crate::output::{ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow};
 use crate::script::{Converter, Normalized};
 use crate::segment::{Cuts, Segmenter};
-use crate::stats::{Cooccurrence, FxMap, Site, TagSource, Window, WordTable};
+use crate::stats::{ChapterWords, Cooccurrence, FxMap, Site, TagSource, Window, WordTable};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -265,6 +265,8 @@ struct Tally<'a> {
     /// Per chapter (in any order): its row and its mention rows.
     chapters: Vec<(ChapterRow, Vec<MentionRow>)>,
     words: WordTable<'a>,
+    /// The current chapter's words (kept to reuse its tables).
+    chapter_words: ChapterWords<'a>,
     /// By entity id.
     entities: Vec<EntityTally<'a>>,
     cooccurrence: Cooccurrence,
@@ -288,6 +290,7 @@ impl<'a> Tally<'a> {
         Tally {
             chapters: Vec::new(),
             words: WordTable::default(),
+            chapter_words: ChapterWords::default(),
             entities: list,
             cooccurrence: Cooccurrence::default(),
         }
@@ -301,13 +304,14 @@ impl<'a> Tally<'a> {
         let found = catalog.find_mentions(text);
 
         let mut word_total = 0;
-        let words = &mut self.words;
+        let words = &mut self.chapter_words;
         each_word(cuts, text, &found, catalog, i as u32, |w, start, tag| {
             if !is_punctuation(w) {
                 word_total += 1;
-                words.add(w, i as u32, start as u32, tag);
+                words.add(w, start as u32, tag);
             }
         });
+        self.words.add_chapter(i as u32, &mut self.chapter_words);
 
         let sentence_ranges = sentences(text);
         let mut chars = CharCursor::new(text);
@@ -419,6 +423,7 @@ impl<'a> Tally<'a> {
             words,
             entities,
             cooccurrence: cooc,
+            ..
         } = self;
         let count = ctx.count;
         let catalog = ctx.catalog;

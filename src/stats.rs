@@ -235,6 +235,34 @@ impl<'a> WordTable<'a> {
         }
     }
 
+    /// Counts the words of one chapter, gathered in `words` (which is left
+    /// empty, for the next chapter). Counting a chapter apart first keeps
+    /// the lookups of its repeated words in a small table that stays in the
+    /// cache; the book's table then sees each distinct word once per chapter.
+    pub fn add_chapter(&mut self, chapter: u32, words: &mut ChapterWords<'a>) {
+        words.short.clear();
+        words.long.clear();
+        for w in words.entries.drain(..) {
+            let e = self.entry(w.word);
+            e.count += w.count;
+            e.chapters += 1;
+            e.last_chapter = chapter;
+            if w.own > 0 {
+                if e.own == 0 {
+                    e.own_site = (chapter, w.own_start);
+                }
+                e.own += w.own;
+            }
+            if e.other.is_empty() {
+                e.other = w.other;
+            } else {
+                for (source, n) in w.other {
+                    add_source(&mut e.other, source, n);
+                }
+            }
+        }
+    }
+
     /// Adds a table of other chapters.
     pub fn merge(&mut self, mut other: WordTable<'a>) {
         if self.entries.len() < other.entries.len() {
@@ -325,6 +353,55 @@ impl<'a> WordTable<'a> {
             .collect();
         rows.par_sort_unstable_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
         rows
+    }
+}
+
+/// The word counts of one chapter, before they go into a `WordTable`.
+#[derive(Debug, Default)]
+pub struct ChapterWords<'a> {
+    short: FxMap<ShortKey, u32>,
+    long: FxMap<&'a str, u32>,
+    entries: Vec<ChapterWord<'a>>,
+}
+
+#[derive(Debug)]
+struct ChapterWord<'a> {
+    word: &'a str,
+    count: u64,
+    own: u64,
+    own_start: u32,
+    other: Vec<(TagSource<'a>, u64)>,
+}
+
+impl<'a> ChapterWords<'a> {
+    /// Counts one occurrence of `word` at byte `start` of the chapter.
+    #[inline]
+    pub fn add(&mut self, word: &'a str, start: u32, tag: TagSource<'a>) {
+        let next = self.entries.len() as u32;
+        let i = match ShortKey::of(word) {
+            Some(key) => *self.short.entry(key).or_insert(next),
+            None => *self.long.entry(word).or_insert(next),
+        };
+        if i == next {
+            self.entries.push(ChapterWord {
+                word,
+                count: 0,
+                own: 0,
+                own_start: 0,
+                other: Vec::new(),
+            });
+        }
+        let e = &mut self.entries[i as usize];
+        e.count += 1;
+        match tag {
+            TagSource::Own => {
+                if e.own == 0 {
+                    e.own_start = start;
+                }
+                e.own += 1;
+            }
+            other => add_source(&mut e.other, other, 1),
+        }
     }
 }
 
@@ -567,20 +644,53 @@ mod tests {
         assert_eq!(rows[2], ("大营", "n", 1, 1));
         let rows = a.rows(2, |w| w != long, tag);
         assert_eq!(rows.len(), 1);
+        // One site per word needing its own tag (any of its occurrences:
+        // its tag is the same everywhere).
         let sites: Vec<(&str, u32, u32)> = a
             .tag_sites()
             .iter()
             .map(|s| (s.word, s.chapter, s.start))
             .collect();
+        assert_eq!(sites.len(), 4);
+        assert!(sites.contains(&("将军", 0, 0)));
+        assert!(sites.contains(&("将军府", 2, 3)));
+        assert!(sites.contains(&("大营", 2, 12)));
+        assert!(sites.contains(&(long, 1, 9)) || sites.contains(&(long, 2, 30)));
+    }
+
+    #[test]
+    fn chapter_words_count_like_single_adds() {
+        let parent = Site {
+            word: "将军府",
+            chapter: 1,
+            start: 3,
+        };
+        let words: [(&str, u32, u32, TagSource); 5] = [
+            ("将军", 0, 0, TagSource::Own),
+            ("大营", 0, 6, TagSource::Own),
+            ("将军", 0, 12, TagSource::Fixed("nr")),
+            ("将军", 1, 3, TagSource::Parent(parent)),
+            ("将军", 1, 20, TagSource::Own),
+        ];
+        let mut one = WordTable::default();
+        for &(w, c, s, t) in &words {
+            one.add(w, c, s, t);
+        }
+        let mut by_chapter = WordTable::default();
+        let mut chapter = ChapterWords::default();
+        for c in 0..2 {
+            for &(w, _, s, t) in words.iter().filter(|x| x.1 == c) {
+                chapter.add(w, s, t);
+            }
+            by_chapter.add_chapter(c, &mut chapter);
+        }
+        let tag = |w: &str| if w == "将军府" { "ns" } else { "n" };
         assert_eq!(
-            sites,
-            [
-                ("将军", 0, 0),
-                (long, 1, 9),
-                ("将军府", 2, 3),
-                ("大营", 2, 12)
-            ]
+            one.rows(1, |_| true, tag),
+            by_chapter.rows(1, |_| true, tag)
         );
+        assert_eq!(by_chapter.rows(1, |_| true, tag)[0], ("将军", "n", 4, 2));
+        assert_eq!(one.tag_sites(), by_chapter.tag_sites());
     }
 
     #[test]

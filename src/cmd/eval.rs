@@ -50,5 +50,9 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
         report.add(score(&gold, &file_name, &extracted));
     }
     println!("{report}");
+    let mistakes = report.mistakes_text();
+    if !mistakes.is_empty() {
+        println!("{mistakes}");
+    }
     Ok(ExitCode::SUCCESS)
 }

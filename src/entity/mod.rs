@@ -140,17 +140,93 @@ impl Catalog {
     }
 
     /// Every mention of a catalogued name in `text`, leftmost-longest, in order.
+    /// A one-character name (秦, 宋, 金) is a mention only in a polity
+    /// context, since the character alone is mostly something else (好汉, 金银).
     pub fn find_mentions(&self, text: &str) -> Vec<Mention> {
         let Some(matcher) = &self.matcher else {
             return Vec::new();
         };
         matcher
             .find_iter(text)
+            .filter(|m| {
+                let one_char = text[m.start()..m.end()].chars().nth(1).is_none();
+                !one_char || self.polity_context(text, m.start(), m.end())
+            })
             .map(|m| Mention {
                 entity: self.pattern_entity[m.pattern().as_usize()],
                 start: m.start(),
                 end: m.end(),
             })
             .collect()
+    }
+
+    /// 秦军, 金人, 燕国, 伐燕, 入宋, 大宋 (but not 一条大汉), or a run of
+    /// one-character names (宋金辽元).
+    fn polity_context(&self, text: &str, start: usize, end: usize) -> bool {
+        const AFTER: &str = "人国朝军兵师骑营廷主帝王将使境界土寇贼";
+        const BEFORE: &str = "大伐入侵降抗灭攻联投归叛助援奔拒御犯破亡仕";
+        const NOT_BEFORE_DA: &str = "一条个名位那这此的";
+        let mut before = text[..start].chars().rev();
+        let prev = before.next();
+        let next = text[end..].chars().next();
+        if next.is_some_and(|c| AFTER.contains(c)) {
+            return true;
+        }
+        if let Some(p) = prev {
+            if p == '大' {
+                return !before.next().is_some_and(|c| NOT_BEFORE_DA.contains(c));
+            }
+            if BEFORE.contains(p) {
+                return true;
+            }
+        }
+        let single_name = |c: Option<char>| {
+            c.is_some_and(|c| {
+                let mut buf = [0u8; 4];
+                self.is_one_char_name(c.encode_utf8(&mut buf))
+            })
+        };
+        single_name(prev) || single_name(next)
+    }
+
+    fn is_one_char_name(&self, s: &str) -> bool {
+        self.matcher.as_ref().is_some_and(|m| {
+            m.find(s)
+                .is_some_and(|hit| hit.start() == 0 && hit.end() == s.len())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn faction(name: &str) -> Entity {
+        Entity {
+            name: name.to_string(),
+            kind: EntityType::Faction,
+            aliases: vec![],
+            evidence: vec![],
+            confidence: 1.0,
+        }
+    }
+
+    #[test]
+    fn one_character_names_need_a_polity_context() {
+        let catalog = Catalog::new(vec![
+            faction("汉"),
+            faction("宋"),
+            faction("金"),
+            faction("辽"),
+        ]);
+        let cases = [
+            ("一条大汉走来，好汉饶命，金银无数。", 0),
+            ("汉军大至，宋人惊走。", 2),
+            ("大宋皇帝下诏伐辽。", 2),
+            ("宋金辽三国。", 3),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(catalog.find_mentions(text).len(), expected, "{text}");
+        }
     }
 }

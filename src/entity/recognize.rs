@@ -1122,7 +1122,7 @@ impl Recognizer {
             }
         }
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
-        let first = self.resolve_nested(first);
+        let first = self.resolve_nested(first, runs);
         let first = self.drop_overlapped(first, runs);
         // Coordination: 润州或者迁州, 乙室拔业兵马、刘延庆兵马.
         let first = self.add_coordinated(first, runs, m);
@@ -1161,7 +1161,7 @@ impl Recognizer {
             }
         }
         armies.sort_by(|a, b| a.name.cmp(&b.name));
-        let armies = self.resolve_nested(armies);
+        let armies = self.resolve_nested(armies, runs);
         // Places that live only inside army names (北平 in 北平军) go.
         let mut all: Vec<Decided> = first
             .into_iter()
@@ -1803,7 +1803,7 @@ impl Recognizer {
     /// - the longer one is the shorter plus context (距离锦州, 秦军掩): it
     ///   goes, unless it is the shorter plus a suffix (海阳 → 海阳城: one
     ///   place, merged as an alias).
-    fn resolve_nested(&self, decided: Vec<Decided>) -> Vec<Decided> {
+    fn resolve_nested(&self, decided: Vec<Decided>, runs: &[Run]) -> Vec<Decided> {
         let mut keep = vec![true; decided.len()];
         let mut order: Vec<usize> = (0..decided.len()).collect();
         order.sort_by(|&a, &b| {
@@ -1857,7 +1857,24 @@ impl Recognizer {
                 } else if surname_plus {
                     alias_into.push((ai, bi, true));
                 } else if suffixed && a.kind == EntityType::Place && b.kind == EntityType::Place {
-                    alias_into.push((ai, bi, false));
+                    // 润州 + 海 is no place when 海阳城 is: the "suffix" is
+                    // the head of the next name (润州海阳城).
+                    let rest = &b.name[a.name.len()..];
+                    let straddles = decided.iter().enumerate().any(|(k, c)| {
+                        keep[k]
+                            && k != bi
+                            && c.name.len() > rest.len()
+                            && c.name.starts_with(rest)
+                            && {
+                                let joined = format!("{}{}", a.name, c.name);
+                                runs.iter().any(|r| r.text.contains(joined.as_str()))
+                            }
+                    });
+                    if straddles {
+                        keep[bi] = false;
+                    } else {
+                        alias_into.push((ai, bi, false));
+                    }
                 } else if !suffixed && (b.count as f64) < 0.34 * a.count as f64 {
                     // 距离锦州: the shorter name plus context, said rarely.
                     keep[bi] = false;

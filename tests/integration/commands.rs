@@ -90,3 +90,31 @@ fn broken_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The target, through the user's path (clean, convert, discover,
+/// count mentions, write entities): each seed analyzed on its own.
+#[test]
+fn eval_on_the_seeds_meets_precision_and_recall_targets() {
+    let run = zhnovel(&[
+        "eval",
+        "--gold",
+        "tests/data/seeds-entities.csv",
+        "corpus/seeds/",
+        "-q",
+    ])
+    .success();
+    let out = run.stdout();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("person+place+army"))
+        .unwrap_or_else(|| panic!("no total line in\n{out}"));
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let (precision, recall): (f64, f64) = (fields[3].parse().unwrap(), fields[4].parse().unwrap());
+    assert!(precision >= 0.95 && recall >= 0.95, "{out}");
+    for kind in ["person", "place", "army", "faction"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(kind)),
+            "{kind} row in\n{out}"
+        );
+    }
+}
