@@ -81,12 +81,50 @@ pub fn is_han(c: char) -> bool {
         | '〇')
 }
 
-/// A run of Han characters: its text and the byte offset of each character
-/// (plus the run's length at the end), so character `i..j` is
+/// A string of up to `KEY_CHARS` characters packed into an integer, 21 bits
+/// per character: the scans look strings up by key, which hashes and
+/// compares in one instruction where a `&str` needs a byte loop and a
+/// `memcmp`. Han characters are never 0, so strings of different lengths
+/// never share a key.
+pub type Key = u128;
+
+/// Longest string a `Key` holds.
+pub const KEY_CHARS: usize = 6;
+
+/// The key of a string of 1..=`KEY_CHARS` characters.
+#[inline]
+pub fn key_of_chars(chars: &[char]) -> Option<Key> {
+    if chars.is_empty() || chars.len() > KEY_CHARS {
+        return None;
+    }
+    Some(chars.iter().fold(0, |k, &c| extend_key(k, c)))
+}
+
+/// The key of a string of 1..=`KEY_CHARS` characters.
+pub fn key_of(s: &str) -> Option<Key> {
+    let mut k: Key = 0;
+    for (n, c) in s.chars().enumerate() {
+        if n == KEY_CHARS {
+            return None;
+        }
+        k = extend_key(k, c);
+    }
+    (k != 0).then_some(k)
+}
+
+/// The key of a string one character longer.
+#[inline]
+pub fn extend_key(key: Key, c: char) -> Key {
+    (key << 21) | c as Key
+}
+
+/// A run of Han characters: its text, its characters and the byte offset of
+/// each (plus the run's length at the end), so characters `i..j` are
 /// `&text[off[i]..off[j]]`.
 pub struct Run<'a> {
     pub chapter: usize,
     pub text: &'a str,
+    pub chars: Vec<char>,
     pub off: Vec<u32>,
     /// The separator just before the run ("" at a chapter start) and just after it.
     pub before: char,
@@ -96,7 +134,7 @@ pub struct Run<'a> {
 impl<'a> Run<'a> {
     /// Number of characters.
     pub fn len(&self) -> usize {
-        self.off.len() - 1
+        self.chars.len()
     }
 
     /// Characters `i..j` as a slice of the book.
@@ -108,45 +146,96 @@ impl<'a> Run<'a> {
     /// Character `i`.
     #[inline]
     pub fn ch(&self, i: usize) -> char {
-        self.sub(i, i + 1).chars().next().expect("a character")
+        self.chars[i]
+    }
+
+    /// The key of characters `i..j` (None past `KEY_CHARS`).
+    #[inline]
+    pub fn key(&self, i: usize, j: usize) -> Option<Key> {
+        key_of_chars(&self.chars[i..j])
     }
 }
 
-/// The runs of every chapter, in order.
+/// The runs of every chapter, in order (chapters scanned in parallel).
 pub fn runs<'a>(chapters: &[&'a str]) -> Vec<Run<'a>> {
+    use rayon::prelude::*;
+    let per_chapter: Vec<Vec<Run<'a>>> = chapters
+        .par_iter()
+        .enumerate()
+        .map(|(chapter, text)| chapter_runs(chapter, text))
+        .collect();
+    per_chapter.into_iter().flatten().collect()
+}
+
+fn chapter_runs(chapter: usize, text: &str) -> Vec<Run<'_>> {
     let mut out = Vec::new();
-    for (chapter, text) in chapters.iter().enumerate() {
-        let mut start: Option<usize> = None;
-        let mut before = '\n';
-        let mut prev = '\n';
-        for (i, c) in text.char_indices() {
-            if is_han(c) {
-                if start.is_none() {
-                    start = Some(i);
-                    before = prev;
-                }
-            } else if let Some(s) = start.take() {
-                out.push(make_run(chapter, &text[s..i], before, c));
+    let mut start: Option<usize> = None;
+    let mut before = '\n';
+    let mut prev = '\n';
+    for (i, c) in text.char_indices() {
+        if is_han(c) {
+            if start.is_none() {
+                start = Some(i);
+                before = prev;
             }
-            prev = c;
+        } else if let Some(s) = start.take() {
+            out.push(make_run(chapter, &text[s..i], before, c));
         }
-        if let Some(s) = start {
-            out.push(make_run(chapter, &text[s..], before, '\n'));
-        }
+        prev = c;
+    }
+    if let Some(s) = start {
+        out.push(make_run(chapter, &text[s..], before, '\n'));
     }
     out
 }
 
 fn make_run(chapter: usize, text: &str, before: char, after: char) -> Run<'_> {
-    let mut off: Vec<u32> = text.char_indices().map(|(i, _)| i as u32).collect();
+    let mut off = Vec::with_capacity(text.len() / 3 + 1);
+    let mut chars = Vec::with_capacity(text.len() / 3);
+    for (i, c) in text.char_indices() {
+        off.push(i as u32);
+        chars.push(c);
+    }
     off.push(text.len() as u32);
     Run {
         chapter,
         text,
+        chars,
         off,
         before,
         after,
     }
+}
+
+/// Splits runs into about `parts` consecutive slices of similar length in
+/// characters, for the parallel scans (whose partial results are merged in
+/// slice order, so the split never changes a result).
+pub fn chunks<'r, 'a>(runs: &'r [Run<'a>], parts: usize) -> Vec<&'r [Run<'a>]> {
+    chunk_ranges(runs, parts)
+        .into_iter()
+        .map(|r| &runs[r])
+        .collect()
+}
+
+/// `chunks` as index ranges of `runs`.
+pub fn chunk_ranges(runs: &[Run], parts: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = runs.iter().map(|r| r.len()).sum();
+    let target = total / parts.max(1) + 1;
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut size = 0;
+    for (i, r) in runs.iter().enumerate() {
+        size += r.len();
+        if size >= target {
+            out.push(start..i + 1);
+            start = i + 1;
+            size = 0;
+        }
+    }
+    if start < runs.len() {
+        out.push(start..runs.len());
+    }
+    out
 }
 
 #[cfg(test)]
@@ -164,6 +253,33 @@ mod tests {
         assert_eq!(rs[1].after, '！');
         assert_eq!(rs[2].ch(1), '山');
         assert_eq!(rs[2].len(), 2);
+        assert_eq!(rs[0].key(0, 2), key_of("李信"));
+    }
+
+    #[test]
+    fn keys_tell_strings_apart_and_stop_at_six_characters() {
+        assert_ne!(key_of("李"), key_of("李信"));
+        assert_ne!(key_of("信李"), key_of("李信"));
+        assert_eq!(
+            key_of("耶律阿保机"),
+            key_of_chars(&['耶', '律', '阿', '保', '机'])
+        );
+        assert!(key_of("一二三四五六").is_some());
+        assert_eq!(key_of("一二三四五六七"), None);
+        assert_eq!(key_of(""), None);
+    }
+
+    #[test]
+    fn chunks_cover_every_run_once_in_order() {
+        let text = "甲乙丙，丁戊，己，庚辛壬癸，子丑";
+        let rs = runs(&[text, "寅卯"]);
+        for parts in 1..=8 {
+            let cs = chunks(&rs, parts);
+            let joined: Vec<&str> = cs.iter().flat_map(|c| c.iter().map(|r| r.text)).collect();
+            let all: Vec<&str> = rs.iter().map(|r| r.text).collect();
+            assert_eq!(joined, all, "{parts} parts");
+            assert!(cs.len() <= parts + 1);
+        }
     }
 
     #[test]

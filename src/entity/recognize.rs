@@ -69,12 +69,14 @@
 //!
 //! Confidence is the winning score, capped at 1.
 
-use super::corpus::{self, CharSet, FxMap, Run};
+use super::corpus::{self, extend_key, CharSet, FxMap, Key, Run, KEY_CHARS};
 use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::{Catalog, Entity, EntityType};
 use jieba_rs::Jieba;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::OnceLock;
+use std::time::Instant;
 
 /// A candidate new word for `zhnovel discover`.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,10 +161,14 @@ pub struct Recognizer {
     numerals: CharSet,
     /// Single-character factions that are polities (秦, 燕, 宋 …).
     factions_1: HashSet<String>,
-    /// Fast copies of the lexicon maps the scans use at every character.
     surnames: FxMap<String, u8>,
     titles: FxMap<String, TitlePosition>,
-    suffixes: FxMap<String, (bool, bool)>,
+    /// The maps the scans look up at every character, by key.
+    cue_keys: FxMap<Key, [u8; CLASSES]>,
+    surname_keys: FxMap<Key, u8>,
+    title_keys: FxMap<Key, TitlePosition>,
+    suffix_keys: FxMap<Key, (bool, bool)>,
+    lex_keys: FxMap<Key, ()>,
     /// First characters of cues and titles (with the longest length) and
     /// their last characters: most positions start or end none.
     cue_first: FxMap<char, usize>,
@@ -220,6 +226,30 @@ struct Stat {
 }
 
 impl Stat {
+    /// Adds the counts of another part of the book (the neighbour sums are
+    /// computed after all parts are in).
+    fn add(&mut self, o: &Stat) {
+        self.count += o.count;
+        self.say += o.say;
+        self.act += o.act;
+        self.cmd += o.cmd;
+        self.mov += o.mov;
+        self.loc += o.loc;
+        self.title += o.title;
+        self.lpunct += o.lpunct;
+        self.rpunct += o.rpunct;
+        self.lbad += o.lbad;
+        self.rbad += o.rbad;
+        self.lbnd += o.lbnd;
+        self.rbnd += o.rbnd;
+        self.mov_clause += o.mov_clause;
+        self.nam += o.nam;
+        self.ldem += o.ldem;
+        self.strong += o.strong;
+        self.rtitle_cut += o.rtitle_cut;
+        self.lword += o.lword;
+    }
+
     fn person_cues(&self) -> u32 {
         self.say + self.act + self.cmd + self.title
     }
@@ -231,7 +261,8 @@ impl Stat {
 
 /// The measured book: candidate statistics and neighbour distributions.
 struct Measured<'a> {
-    index: FxMap<&'a str, u32>,
+    index: FxMap<Key, u32>,
+    long_index: FxMap<&'a str, u32>,
     words: Vec<&'a str>,
     stats: Vec<Stat>,
     chars: FxMap<char, u32>,
@@ -240,7 +271,12 @@ struct Measured<'a> {
 
 impl<'a> Measured<'a> {
     fn stat(&self, w: &str) -> Option<&Stat> {
-        self.index.get(w).map(|&i| &self.stats[i as usize])
+        let id = match corpus::key_of(w) {
+            Some(k) => self.index.get(&k),
+            None => self.long_index.get(w),
+        };
+        id.filter(|&&i| i != PREFIX_ONLY)
+            .map(|&i| &self.stats[i as usize])
     }
 
     fn count(&self, w: &str) -> u32 {
@@ -257,9 +293,13 @@ impl<'a> Measured<'a> {
 
 /// Adds each (candidate, neighbour) count to its candidate's distinct count
 /// and entropy sums.
-fn fold_side(map: &FxMap<(u32, char), u32>, stats: &mut [Stat], left: bool) {
-    for (&(id, _), &c) in map {
-        let st = &mut stats[id as usize];
+/// The pairs are sorted first, which groups them and fixes the order of the
+/// floating-point sums whatever the thread count.
+fn fold_side(mut pairs: Vec<u64>, stats: &mut [Stat], left: bool) {
+    pairs.par_sort_unstable();
+    for group in pairs.chunk_by(|a, b| a == b) {
+        let (pair, c) = (group[0], group.len());
+        let st = &mut stats[(pair >> 21) as usize];
         let c = c as f64;
         if left {
             st.ldistinct += 1;
@@ -361,7 +401,9 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
 /// Candidate strings in the order proposed.
 #[derive(Default)]
 struct Table<'a> {
-    index: FxMap<&'a str, u32>,
+    /// By key; strings longer than a key holds (long lexicon names) by text.
+    index: FxMap<Key, u32>,
+    long: FxMap<&'a str, u32>,
     words: Vec<&'a str>,
     /// Only a part of a candidate (counted for cohesion).
     aux: Vec<bool>,
@@ -370,20 +412,46 @@ struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    fn add(&mut self, w: &'a str, aux: bool) {
-        match self.index.get(w) {
+    /// Adds a string (`key` is its key, if it fits one); proposed `n` more
+    /// times unless it is only a part.
+    fn add_n(&mut self, w: &'a str, key: Option<Key>, aux: bool, n: u32) {
+        let found = match key {
+            Some(k) => self.index.get(&k),
+            None => self.long.get(w),
+        };
+        match found {
             Some(&i) => {
                 if !aux {
                     self.aux[i as usize] = false;
-                    self.proposed[i as usize] += 1;
+                    self.proposed[i as usize] += n;
                 }
             }
             None => {
-                self.index.insert(w, self.words.len() as u32);
+                let i = self.words.len() as u32;
+                match key {
+                    Some(k) => self.index.insert(k, i),
+                    None => self.long.insert(w, i),
+                };
                 self.words.push(w);
                 self.aux.push(aux);
-                self.proposed.push(u32::from(!aux));
+                self.proposed.push(if aux { 0 } else { n });
             }
+        }
+    }
+
+    fn add(&mut self, w: &'a str, key: Option<Key>, aux: bool) {
+        self.add_n(w, key, aux, 1);
+    }
+
+    /// Adds the strings of the table of a later part of the book: the same
+    /// strings, order and counts as one scan over both parts.
+    fn append(&mut self, later: Table<'a>) {
+        if self.words.is_empty() {
+            *self = later;
+            return;
+        }
+        for (i, &w) in later.words.iter().enumerate() {
+            self.add_n(w, corpus::key_of(w), later.aux[i], later.proposed[i]);
         }
     }
 
@@ -393,12 +461,119 @@ impl<'a> Table<'a> {
         let mut table = Table::default();
         for (i, &w) in self.words.iter().enumerate() {
             if self.proposed[i] >= min || keep(w) {
-                table.add(w, self.aux[i]);
-                let j = table.proposed.len() - 1;
-                table.proposed[j] = self.proposed[i];
+                table.add_n(w, corpus::key_of(w), self.aux[i], self.proposed[i]);
             }
         }
         *self = table;
+    }
+}
+
+/// `CandidateIndex` slot of a string that only begins candidates.
+const PREFIX_ONLY: u32 = u32::MAX;
+
+/// What the counting scan looks up: each candidate by key, and every
+/// shorter beginning of one (as `PREFIX_ONLY` unless a candidate itself),
+/// so the scan stops extending a string as soon as no candidate starts so.
+struct CandidateIndex<'a> {
+    /// A bit per hashed pair of first characters: most positions of a book
+    /// start no candidate, and this answers so from a table that stays in
+    /// the cache, where `keys` does not.
+    first_two: Vec<u64>,
+    keys: FxMap<Key, u32>,
+    long: FxMap<&'a str, u32>,
+    aux: Vec<bool>,
+    max_len: usize,
+}
+
+impl<'a> CandidateIndex<'a> {
+    fn new(table: &Table<'a>) -> CandidateIndex<'a> {
+        let mut keys = table.index.clone();
+        let mut max_len = 0;
+        let mut first_two = vec![0u64; FIRST_TWO_BITS / 64];
+        for &w in table.words.iter() {
+            let chars: Vec<char> = w.chars().collect();
+            max_len = max_len.max(chars.len());
+            if let [a, b, ..] = chars[..] {
+                let bit = first_two_bit(a, b);
+                first_two[bit / 64] |= 1 << (bit % 64);
+            }
+            for len in 2..chars.len().min(KEY_CHARS + 1) {
+                if let Some(k) = corpus::key_of_chars(&chars[..len]) {
+                    keys.entry(k).or_insert(PREFIX_ONLY);
+                }
+            }
+        }
+        CandidateIndex {
+            first_two,
+            keys,
+            long: table.long.clone(),
+            aux: table.aux.clone(),
+            max_len,
+        }
+    }
+}
+
+impl CandidateIndex<'_> {
+    /// Whether some candidate may start with `a` `b` (false: none does).
+    #[inline]
+    fn may_start(&self, a: char, b: char) -> bool {
+        let bit = first_two_bit(a, b);
+        self.first_two[bit / 64] & (1 << (bit % 64)) != 0
+    }
+}
+
+/// Size of `CandidateIndex::first_two` (256 KiB).
+const FIRST_TWO_BITS: usize = 1 << 21;
+
+#[inline]
+fn first_two_bit(a: char, b: char) -> usize {
+    let pair = ((a as u64) << 21) | b as u64;
+    (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 21)) as usize
+}
+
+/// A (candidate, neighbouring character) pair as one map key.
+#[inline]
+fn neighbour(id: u32, c: char) -> u64 {
+    ((id as u64) << 21) | c as u64
+}
+
+/// The counts of pass 2 over some runs; parts of the book add up.
+struct Counts {
+    stats: Vec<Stat>,
+    /// Every (candidate, neighbouring character) pair seen, as
+    /// `neighbour` keys: appended as found (a hash map per occurrence costs
+    /// a cache miss each), counted once sorted.
+    left: Vec<u64>,
+    right: Vec<u64>,
+    chars: FxMap<char, u32>,
+    total_chars: u64,
+}
+
+impl Counts {
+    fn new(candidates: usize) -> Counts {
+        Counts {
+            stats: vec![Stat::default(); candidates],
+            left: Vec::new(),
+            right: Vec::new(),
+            chars: FxMap::default(),
+            total_chars: 0,
+        }
+    }
+
+    fn add(&mut self, other: Counts) {
+        if self.total_chars == 0 {
+            *self = other;
+            return;
+        }
+        for (mine, theirs) in self.stats.iter_mut().zip(&other.stats) {
+            mine.add(theirs);
+        }
+        self.left.extend(other.left);
+        self.right.extend(other.right);
+        for (k, v) in other.chars {
+            *self.chars.entry(k).or_insert(0) += v;
+        }
+        self.total_chars += other.total_chars;
     }
 }
 
@@ -509,6 +684,7 @@ impl Recognizer {
         for k in lexicon.army_suffixes.keys() {
             suffixes.entry(k.clone()).or_default().1 = true;
         }
+        let suffix_keys = by_key(&suffixes);
         let mut cue_first: FxMap<char, usize> = FxMap::default();
         let mut cue_last = CharSet::new();
         for w in lexicon.cues.keys().chain(lexicon.titles.keys()) {
@@ -542,6 +718,11 @@ impl Recognizer {
             }
         }
         Recognizer {
+            cue_keys: by_key(&cues),
+            surname_keys: by_key(&surnames),
+            title_keys: by_key(&titles),
+            suffix_keys,
+            lex_keys: by_key(&lex_names),
             lex: lexicon,
             vocab: vocabulary(),
             cues,
@@ -553,7 +734,6 @@ impl Recognizer {
             name_end_bad,
             surnames,
             titles,
-            suffixes,
             lex_names,
             lex_first,
             cue_first,
@@ -572,9 +752,13 @@ impl Recognizer {
     /// Builds the catalog of one book. `chapters` are the cleaned, Simplified
     /// chapter texts, in order.
     pub fn discover(&self, chapters: &[&str]) -> Catalog {
+        let t = Instant::now();
         let runs = corpus::runs(chapters);
+        phase(t, "runs");
         let measured = self.measure(&runs, false);
+        phase(t, "measure");
         let decided = self.decide(&runs, &measured);
+        phase(t, "decide");
         Catalog::new(
             decided
                 .into_iter()
@@ -743,28 +927,20 @@ impl Recognizer {
 
     // ----- pass 1 and 2: candidates and statistics ----------------------------
 
-    /// Proposes candidates, then counts them with their contexts.
+    /// Proposes candidates, then counts them with their contexts. Both scans
+    /// run on slices of the book in parallel; the partial tables are merged
+    /// in book order (pass 1) or added up (pass 2), so the result does not
+    /// depend on the thread count.
     fn measure<'a>(&self, runs: &[Run<'a>], all_parts: bool) -> Measured<'a> {
+        let t0 = Instant::now();
+        let parts = corpus::chunks(runs, 2 * rayon::current_num_threads());
+        let tables: Vec<Table<'a>> = parts
+            .par_iter()
+            .map(|part| self.propose_all(part))
+            .collect();
         let mut table = Table::default();
-        let mut props: Vec<&'a str> = Vec::new();
-        for run in runs {
-            let n = run.len();
-            for i in 0..n {
-                props.clear();
-                self.proposals(run, i, &mut props);
-                for &w in &props {
-                    table.add(w, false);
-                }
-                // The lexicon's own names are found by the same scan.
-                if let Some(&max) = self.lex_first.get(&run.ch(i)) {
-                    for len in 2..=max.min(n - i) {
-                        let w = run.sub(i, i + len);
-                        if self.lex_names.contains_key(w) {
-                            table.add(w, false);
-                        }
-                    }
-                }
-            }
+        for t in tables {
+            table.append(t);
         }
         // In a long book, a string proposed once is kept only if listed.
         let book_chars: usize = runs.iter().map(|r| r.len()).sum();
@@ -782,107 +958,165 @@ impl Recognizer {
             for &o in &offs {
                 for part in [&w[..o], &w[o..]] {
                     if part.chars().count() >= 2 {
-                        table.add(part, true);
+                        table.add(part, corpus::key_of(part), true);
                     }
                 }
             }
         }
-        let Table {
-            index,
-            words,
-            aux: aux_flags,
-            ..
-        } = table;
-        let max_len = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
-        let mut stats: Vec<Stat> = aux_flags
-            .iter()
-            .map(|&aux| Stat {
-                aux,
-                ..Stat::default()
-            })
+        phase(t0, "measure: proposals");
+        let index = CandidateIndex::new(&table);
+        phase(t0, "measure: index");
+        let counted: Vec<Counts> = parts
+            .par_iter()
+            .map(|part| self.count_all(part, &index))
             .collect();
-        let mut left: FxMap<(u32, char), u32> = FxMap::default();
-        let mut right: FxMap<(u32, char), u32> = FxMap::default();
-        let mut chars: FxMap<char, u32> = FxMap::default();
-        let mut total_chars = 0u64;
-        let mut crossing: FxMap<&'a str, (bool, bool)> = FxMap::default();
-        let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
-        let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
-        for run in runs {
-            let n = run.len();
-            total_chars += n as u64;
-            // Context features depend on a boundary only: computed once per
-            // position, when some candidate first needs them.
-            lfeat.clear();
-            lfeat.resize(n + 1, None);
-            rfeat.clear();
-            rfeat.resize(n + 1, None);
-            #[allow(clippy::needless_range_loop)] // i indexes the run and both feature tables
-            for i in 0..n {
-                *chars.entry(run.ch(i)).or_insert(0) += 1;
-                for len in 2..=max_len.min(n - i) {
-                    let Some(&id) = index.get(run.sub(i, i + len)) else {
-                        continue;
-                    };
-                    let st = &mut stats[id as usize];
-                    st.count += 1;
-                    if st.aux {
-                        continue;
-                    }
-                    let j = i + len;
-                    let lf = *lfeat[i].get_or_insert_with(|| self.left_feat(run, i, &mut crossing));
-                    let rf =
-                        *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
-                    apply_feats(st, lf, rf, i == 0, j == n);
-                    if i > 0 {
-                        *left.entry((id, run.ch(i - 1))).or_insert(0) += 1;
-                    }
-                    if j < n {
-                        *right.entry((id, run.ch(j))).or_insert(0) += 1;
-                    }
-                }
-            }
+        phase(t0, "measure: counts");
+        let mut counts = Counts::new(table.words.len());
+        for c in counted {
+            counts.add(c);
         }
-        fold_side(&left, &mut stats, true);
-        fold_side(&right, &mut stats, false);
+        let Counts {
+            mut stats,
+            left,
+            right,
+            chars,
+            total_chars,
+        } = counts;
+        for (st, &aux) in stats.iter_mut().zip(&table.aux) {
+            st.aux = aux;
+        }
+        fold_side(left, &mut stats, true);
+        fold_side(right, &mut stats, false);
         Measured {
-            index,
-            words,
+            index: index.keys,
+            long_index: index.long,
+            words: table.words,
             stats,
             chars,
             total_chars,
         }
     }
 
+    /// Pass 1 over some runs: every string the rules propose, and the
+    /// lexicon's own names, in the order first seen.
+    fn propose_all<'a>(&self, runs: &[Run<'a>]) -> Table<'a> {
+        let mut table = Table::default();
+        let mut props: Vec<(usize, usize)> = Vec::new();
+        for run in runs {
+            let n = run.len();
+            for i in 0..n {
+                props.clear();
+                self.proposals(run, i, &mut props);
+                for &(s, e) in &props {
+                    table.add(run.sub(s, e), run.key(s, e), false);
+                }
+                // The lexicon's own names are found by the same scan.
+                if let Some(&max) = self.lex_first.get(&run.ch(i)) {
+                    for len in 2..=max.min(n - i) {
+                        let (w, key) = (run.sub(i, i + len), run.key(i, i + len));
+                        let listed = match key {
+                            Some(k) => self.lex_keys.contains_key(&k),
+                            None => self.lex_names.contains_key(w),
+                        };
+                        if listed {
+                            table.add(w, key, false);
+                        }
+                    }
+                }
+            }
+        }
+        table
+    }
+
+    /// Pass 2 over some runs: every occurrence of every candidate, with its
+    /// contexts. Context features depend on a boundary only: computed once
+    /// per position, when some candidate first needs them.
+    fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
+        let mut counts = Counts::new(index.aux.len());
+        let mut crossing: FxMap<u64, (bool, bool)> = FxMap::default();
+        let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
+        let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
+        for run in runs {
+            let n = run.len();
+            counts.total_chars += n as u64;
+            lfeat.clear();
+            lfeat.resize(n + 1, None);
+            rfeat.clear();
+            rfeat.resize(n + 1, None);
+            #[allow(clippy::needless_range_loop)] // i indexes the run and both feature tables
+            for i in 0..n {
+                *counts.chars.entry(run.ch(i)).or_insert(0) += 1;
+                if i + 1 == n || !index.may_start(run.ch(i), run.ch(i + 1)) {
+                    continue;
+                }
+                let mut key = extend_key(0, run.ch(i));
+                for len in 2..=index.max_len.min(n - i) {
+                    let j = i + len;
+                    let id = if len <= KEY_CHARS {
+                        key = extend_key(key, run.ch(j - 1));
+                        match index.keys.get(&key) {
+                            Some(&slot) => slot,
+                            // No candidate starts with these characters.
+                            None => break,
+                        }
+                    } else {
+                        match index.long.get(run.sub(i, j)) {
+                            Some(&id) => id,
+                            None => continue,
+                        }
+                    };
+                    if id == PREFIX_ONLY {
+                        continue;
+                    }
+                    let st = &mut counts.stats[id as usize];
+                    st.count += 1;
+                    if index.aux[id as usize] {
+                        continue;
+                    }
+                    let lf = *lfeat[i].get_or_insert_with(|| self.left_feat(run, i, &mut crossing));
+                    let rf =
+                        *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
+                    apply_feats(st, lf, rf, i == 0, j == n);
+                    if i > 0 {
+                        counts.left.push(neighbour(id, run.ch(i - 1)));
+                    }
+                    if j < n {
+                        counts.right.push(neighbour(id, run.ch(j)));
+                    }
+                }
+            }
+        }
+        counts
+    }
+
     /// Strings proposed at character `i` of a run (anchored there by a
-    /// surname, or ending at a suffix or cue that starts at `i`).
-    fn proposals<'a>(&self, run: &Run<'a>, i: usize, out: &mut Vec<&'a str>) {
+    /// surname, or ending at a suffix or cue that starts at `i`), as
+    /// character ranges of the run.
+    fn proposals(&self, run: &Run, i: usize, out: &mut Vec<(usize, usize)>) {
         let n = run.len();
         let c = run.ch(i);
         // Surname + given name.
-        for slen in [2usize, 1] {
-            if !self.surname_first.contains(&c)
-                || i + slen > n
-                || !self.surnames.contains_key(run.sub(i, i + slen))
-            {
-                continue;
-            }
-            for glen in 1..=2 {
-                let j = i + slen + glen;
-                if j > n {
-                    break;
+        if self.surname_first.contains(&c) {
+            for slen in [2usize, 1] {
+                if i + slen > n || !self.surname_keys.contains_key(&key(run, i, i + slen)) {
+                    continue;
                 }
-                if (i + slen..j).any(|k| self.not_given.contains(&run.ch(k))) {
-                    break;
+                for glen in 1..=2 {
+                    let j = i + slen + glen;
+                    if j > n {
+                        break;
+                    }
+                    if (i + slen..j).any(|k| self.not_given.contains(&run.ch(k))) {
+                        break;
+                    }
+                    out.push((i, j));
                 }
-                out.push(run.sub(i, j));
             }
         }
         // Stem + place suffix / army suffix starting at i.
         let suffix_max = if self.suffix_first.contains(&c) { 3 } else { 0 };
         for slen in 1..=suffix_max.min(n - i) {
-            let suf = run.sub(i, i + slen);
-            let Some(&(place, army)) = self.suffixes.get(suf) else {
+            let Some(&(place, army)) = self.suffix_keys.get(&key(run, i, i + slen)) else {
                 continue;
             };
             if !place && !army {
@@ -898,18 +1132,20 @@ impl Recognizer {
                 if stem == 1 && self.is_bnd(first) {
                     continue;
                 }
-                out.push(run.sub(k, i + slen));
+                out.push((k, i + slen));
             }
         }
         // String before a person cue starting at i; string after a movement cue ending at i.
         let cue_max = self.cue_first.get(&c).copied().unwrap_or(0);
         for clen in 1..=cue_max.min(n - i) {
-            let cue = run.sub(i, i + clen);
+            let Some(cue) = self.cue_keys.get(&key(run, i, i + clen)) else {
+                continue;
+            };
             let strong_person =
-                self.cue(cue, CueClass::Say) >= 3 || self.cue(cue, CueClass::Act) >= 3;
+                cue[class_index(CueClass::Say)] >= 3 || cue[class_index(CueClass::Act)] >= 3;
             if strong_person {
                 for len in 2..=4usize.min(i) {
-                    out.push(run.sub(i - len, i));
+                    out.push((i - len, i));
                 }
             }
         }
@@ -919,25 +1155,28 @@ impl Recognizer {
             0
         };
         for clen in 1..=back_max.min(i) {
-            let cue = run.sub(i - clen, i);
-            if self.cue(cue, CueClass::Mov) >= 3 {
+            let mov = self
+                .cue_keys
+                .get(&key(run, i - clen, i))
+                .map_or(0, |c| c[class_index(CueClass::Mov)]);
+            if mov >= 3 {
                 for len in 2..=4usize.min(n - i) {
-                    out.push(run.sub(i, i + len));
+                    out.push((i, i + len));
                 }
             }
         }
-        out.retain(|w| w.chars().count() <= MAX_CAND);
+        out.retain(|&(s, e)| e - s <= MAX_CAND);
     }
 
     /// Context features of the boundary before character `j` seen from the
     /// left (a candidate ending at `j`): a cue right after, or after an
     /// adverb (马扩也领着). A one-character cue that starts a longer word
     /// (道路) or ends one with the candidate's last character (通道) is no cue.
-    fn right_feat<'a>(
+    fn right_feat(
         &self,
-        run: &Run<'a>,
+        run: &Run,
         j: usize,
-        crossing: &mut FxMap<&'a str, (bool, bool)>,
+        crossing: &mut FxMap<u64, (bool, bool)>,
     ) -> RightFeat {
         let n = run.len();
         let mut f = RightFeat::default();
@@ -949,7 +1188,13 @@ impl Recognizer {
         }
         let first_is_cue = self.cue_first.contains_key(&run.ch(j));
         let adverb_end = |alen: usize| {
-            if first_is_cue && j + alen < n && self.cue(run.sub(j, j + alen), CueClass::Adv) > 0 {
+            let adverb = first_is_cue
+                && j + alen < n
+                && self
+                    .cue_keys
+                    .get(&key(run, j, j + alen))
+                    .is_some_and(|c| c[class_index(CueClass::Adv)] > 0);
+            if adverb {
                 j + alen
             } else {
                 usize::MAX
@@ -965,20 +1210,18 @@ impl Recognizer {
                 continue;
             };
             for clen in 1..=max.min(n - s) {
-                let w = run.sub(s, s + clen);
-                if clen >= 2 && si == 0 && self.titles.get(w).is_some_and(|p| p.after_name()) {
+                let k = key(run, s, s + clen);
+                if clen >= 2 && si == 0 && self.title_keys.get(&k).is_some_and(|p| p.after_name()) {
                     f.title = true;
                 }
-                let Some(c) = self.cues.get(w) else {
+                let Some(c) = self.cue_keys.get(&k) else {
                     continue;
                 };
                 if clen == 1 {
-                    let glued_next = s + 2 <= n && {
-                        let two = run.sub(s, s + 2);
-                        !self.cues.contains_key(two) && self.crosses(two, crossing)
-                    };
-                    let glued_prev =
-                        si == 0 && j > 0 && self.crosses(run.sub(s - 1, s + 1), crossing);
+                    let glued_next = s + 2 <= n
+                        && !self.cue_keys.contains_key(&key(run, s, s + 2))
+                        && self.crosses(run, s, crossing);
+                    let glued_prev = si == 0 && j > 0 && self.crosses(run, s - 1, crossing);
                     if glued_next || glued_prev {
                         continue;
                     }
@@ -995,14 +1238,14 @@ impl Recognizer {
             && (2..=4).any(|k| {
                 j - 1 + k <= n
                     && self
-                        .titles
-                        .get(run.sub(j - 1, j - 1 + k))
+                        .title_keys
+                        .get(&key(run, j - 1, j - 1 + k))
                         .is_some_and(|p| p.after_name())
             });
         f.bnd = self.is_bnd(run.ch(j));
         // 永乐城下, 燕山中: a locative after a name makes words (城下) freely.
         let locative = LOCATIVES.contains(run.ch(j));
-        f.bad = j > 0 && !cue && !locative && self.crosses(run.sub(j - 1, j + 1), crossing);
+        f.bad = j > 0 && !cue && !locative && self.crosses(run, j - 1, crossing);
         f
     }
 
@@ -1010,12 +1253,7 @@ impl Recognizer {
     /// right (a candidate starting at `i`): a command, naming or movement
     /// cue, or a title, ending at `i`. A one-character cue that ends a
     /// longer word (待到) is no cue.
-    fn left_feat<'a>(
-        &self,
-        run: &Run<'a>,
-        i: usize,
-        crossing: &mut FxMap<&'a str, (bool, bool)>,
-    ) -> LeftFeat {
+    fn left_feat(&self, run: &Run, i: usize, crossing: &mut FxMap<u64, (bool, bool)>) -> LeftFeat {
         let mut f = LeftFeat::default();
         if i == 0 {
             return f;
@@ -1028,18 +1266,19 @@ impl Recognizer {
             0
         };
         for clen in 1..=max.min(i) {
-            let w = run.sub(i - clen, i);
-            if clen >= 2 && self.titles.get(w).is_some_and(|p| p.before_name()) {
+            let k = key(run, i - clen, i);
+            if clen >= 2 && self.title_keys.get(&k).is_some_and(|p| p.before_name()) {
                 f.title = true;
             }
-            let Some(c) = self.cues.get(w) else {
+            let Some(c) = self.cue_keys.get(&k) else {
                 continue;
             };
-            if clen == 1 && i >= 2 {
-                let two = run.sub(i - 2, i);
-                if !self.cues.contains_key(two) && self.crosses(two, crossing) {
-                    continue;
-                }
+            if clen == 1
+                && i >= 2
+                && !self.cue_keys.contains_key(&key(run, i - 2, i))
+                && self.crosses(run, i - 2, crossing)
+            {
+                continue;
             }
             let (cc, mc, nc) = (
                 c[class_index(CueClass::Cmd)],
@@ -1055,33 +1294,34 @@ impl Recognizer {
         }
         f.bnd = self.is_bnd(run.ch(i - 1));
         f.dem = "那这此该个位名".contains(run.ch(i - 1));
-        f.word = i < run.len() && self.is_word_cached(run.sub(i - 1, i + 1), crossing);
+        f.word = i < run.len() && self.bigram_flags(run, i - 1, crossing).0;
         // A one-character cue glued into a word (出口) explains nothing.
-        f.bad = i < run.len()
-            && !(long_cue || f.title)
-            && self.crosses(run.sub(i - 1, i + 1), crossing);
+        f.bad = i < run.len() && !(long_cue || f.title) && self.crosses(run, i - 1, crossing);
         f
     }
 
-    /// Whether a two-character string across a boundary is a common word
-    /// (jieba frequency ≥ 100), cached.
-    fn crosses<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, (bool, bool)>) -> bool {
-        self.word_flags(w, cache).1
+    /// Whether characters `k..k + 2` of a run are a common word (jieba
+    /// frequency ≥ 100), cached.
+    fn crosses(&self, run: &Run, k: usize, cache: &mut FxMap<u64, (bool, bool)>) -> bool {
+        self.bigram_flags(run, k, cache).1
     }
 
-    /// Whether a string is in jieba's dictionary at all, cached.
-    fn is_word_cached<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, (bool, bool)>) -> bool {
-        self.word_flags(w, cache).0
-    }
-
-    /// (a dictionary word, a common one), cached per book.
-    fn word_flags<'a>(&self, w: &'a str, cache: &mut FxMap<&'a str, (bool, bool)>) -> (bool, bool) {
-        if let Some(&b) = cache.get(w) {
+    /// Whether characters `k..k + 2` of a run are (a dictionary word, a
+    /// common one), cached per slice of the book.
+    fn bigram_flags(
+        &self,
+        run: &Run,
+        k: usize,
+        cache: &mut FxMap<u64, (bool, bool)>,
+    ) -> (bool, bool) {
+        let code = ((run.ch(k) as u64) << 21) | run.ch(k + 1) as u64;
+        if let Some(&b) = cache.get(&code) {
             return b;
         }
+        let w = run.sub(k, k + 2);
         let word = self.vocab.has_word(w);
         let b = (word, word && self.vocab.suggest_freq(w) >= 100);
-        cache.insert(w, b);
+        cache.insert(code, b);
         b
     }
 
@@ -1110,6 +1350,7 @@ impl Recognizer {
     // ----- decision ------------------------------------------------------------
 
     fn decide(&self, runs: &[Run], m: &Measured) -> Vec<Decided> {
+        let t0 = Instant::now();
         // Phase 1: persons, places and lexicon factions.
         let mut first: Vec<Decided> = Vec::new();
         for (id, &w) in m.words.iter().enumerate() {
@@ -1122,10 +1363,14 @@ impl Recognizer {
             }
         }
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
+        phase(t0, "decide: judge");
         let first = self.resolve_nested(first, runs);
+        phase(t0, "decide: nested");
         let first = self.drop_overlapped(first, runs);
+        phase(t0, "decide: overlapped");
         // Coordination: 润州或者迁州, 乙室拔业兵马、刘延庆兵马.
         let first = self.add_coordinated(first, runs, m);
+        phase(t0, "decide: coordinated");
         // 晁盖庄, 宋江寨: a person's manor or camp is named by the person.
         let persons: HashSet<String> = first
             .iter()
@@ -1161,7 +1406,9 @@ impl Recognizer {
             }
         }
         armies.sort_by(|a, b| a.name.cmp(&b.name));
+        phase(t0, "decide: armies");
         let armies = self.resolve_nested(armies, runs);
+        phase(t0, "decide: nested armies");
         // Places that live only inside army names (北平 in 北平军) go.
         let mut all: Vec<Decided> = first
             .into_iter()
@@ -1179,11 +1426,14 @@ impl Recognizer {
         all.extend(armies);
         // 清军马 inside 张清军马: an army straddling a stronger person goes.
         let all = self.drop_overlapped(all, runs);
+        phase(t0, "decide: overlapped armies");
         let (armies, mut all): (Vec<Decided>, Vec<Decided>) =
             all.into_iter().partition(|d| d.kind == EntityType::Army);
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
+        phase(t0, "decide: factions");
         let mut all = self.add_aliases(all, runs, m);
+        phase(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
         all
     }
@@ -1814,28 +2064,55 @@ impl Recognizer {
                 .cmp(&decided[a].name.chars().count())
                 .then(a.cmp(&b))
         });
+        // Which names hold which (one automaton over all names instead of
+        // comparing every pair).
+        let (containers, contained) = containment(&decided);
+        let mut position = vec![0; decided.len()];
+        for (x, &i) in order.iter().enumerate() {
+            position[i] = x;
+        }
+        // Which place + next name (润州海阳城) the book has, for the suffix
+        // rule below: looked up in one scan.
+        let mut joined: BTreeSet<String> = BTreeSet::new();
+        for (bi, b) in decided.iter().enumerate() {
+            for &ai in &contained[bi] {
+                let a = &decided[ai];
+                if a.kind != EntityType::Place
+                    || b.kind != EntityType::Place
+                    || !b.name.starts_with(a.name.as_str())
+                {
+                    continue;
+                }
+                let rest = &b.name[a.name.len()..];
+                for c in decided.iter() {
+                    if c.name.len() > rest.len() && c.name.starts_with(rest) {
+                        joined.insert(format!("{}{}", a.name, c.name));
+                    }
+                }
+            }
+        }
+        let in_book = occurring(joined, runs);
         let mut alias_into: Vec<(usize, usize, bool)> = Vec::new();
         for (x, &bi) in order.iter().enumerate() {
-            for &ai in &order[x + 1..] {
+            let mut inner: Vec<usize> = contained[bi]
+                .iter()
+                .copied()
+                .filter(|&ai| position[ai] > x)
+                .collect();
+            inner.sort_by_key(|&ai| position[ai]);
+            for ai in inner {
                 let (a, b) = (&decided[ai], &decided[bi]);
-                if !keep[ai]
-                    || !keep[bi]
-                    || a.name.len() >= b.name.len()
-                    || !b.name.contains(a.name.as_str())
-                {
+                if !keep[ai] || !keep[bi] || a.name.len() >= b.name.len() {
                     continue;
                 }
                 if a.kind == EntityType::Faction || b.kind == EntityType::Faction {
                     continue;
                 }
                 // Mentions of A outside every accepted name that contains it.
-                let inside: u32 = decided
+                let inside: u32 = containers[ai]
                     .iter()
-                    .enumerate()
-                    .filter(|(k, d)| {
-                        keep[*k] && d.name.len() > a.name.len() && d.name.contains(a.name.as_str())
-                    })
-                    .map(|(_, d)| d.count)
+                    .filter(|&&k| keep[k])
+                    .map(|&k| decided[k].count)
                     .sum();
                 let outside = a.count as f64 - inside.max(b.count) as f64;
                 let suffixed = b.name.starts_with(a.name.as_str()) && {
@@ -1867,7 +2144,7 @@ impl Recognizer {
                             && c.name.starts_with(rest)
                             && {
                                 let joined = format!("{}{}", a.name, c.name);
-                                runs.iter().any(|r| r.text.contains(joined.as_str()))
+                                in_book.contains(&joined)
                             }
                     });
                     if straddles {
@@ -1917,25 +2194,44 @@ impl Recognizer {
         let listed =
             |d: &Decided| self.lex.places.contains(&d.name) || self.lex.factions.contains(&d.name);
         let strength = |d: &Decided| (listed(d), d.count, (d.score * 1000.0) as i64);
-        let mut straddled = vec![0u32; decided.len()];
-        let mut seen = vec![0u32; decided.len()];
-        for run in runs {
-            let ms: Vec<(usize, usize, usize)> = ac
-                .find_overlapping_iter(run.text)
-                .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
-                .collect();
-            for &(s1, e1, p1) in &ms {
-                seen[p1] += 1;
-                let crossed = ms.iter().any(|&(s2, e2, p2)| {
-                    p2 != p1
-                        && ((s2 < s1 && e2 > s1 && e2 < e1) || (s2 > s1 && s2 < e1 && e2 > e1))
-                        && strength(&decided[p2]) > strength(&decided[p1])
-                });
-                if crossed {
-                    straddled[p1] += 1;
+        // Counted per slice of the book in parallel, then added up.
+        let (straddled, seen) = corpus::chunks(runs, 2 * rayon::current_num_threads())
+            .par_iter()
+            .map(|part| {
+                let mut straddled = vec![0u32; decided.len()];
+                let mut seen = vec![0u32; decided.len()];
+                for run in part.iter() {
+                    let ms: Vec<(usize, usize, usize)> = ac
+                        .find_overlapping_iter(run.text)
+                        .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                        .collect();
+                    for &(s1, e1, p1) in &ms {
+                        seen[p1] += 1;
+                        let crossed = ms.iter().any(|&(s2, e2, p2)| {
+                            p2 != p1
+                                && ((s2 < s1 && e2 > s1 && e2 < e1)
+                                    || (s2 > s1 && s2 < e1 && e2 > e1))
+                                && strength(&decided[p2]) > strength(&decided[p1])
+                        });
+                        if crossed {
+                            straddled[p1] += 1;
+                        }
+                    }
                 }
-            }
-        }
+                (straddled, seen)
+            })
+            .reduce(
+                || (vec![0; decided.len()], vec![0; decided.len()]),
+                |(mut s1, mut n1), (s2, n2)| {
+                    for (a, b) in s1.iter_mut().zip(s2) {
+                        *a += b;
+                    }
+                    for (a, b) in n1.iter_mut().zip(n2) {
+                        *a += b;
+                    }
+                    (s1, n1)
+                },
+            );
         decided
             .into_iter()
             .enumerate()
@@ -1966,7 +2262,6 @@ impl Recognizer {
         else {
             return decided;
         };
-        let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
         // `tailed`: the items share a following word (X兵马、Y兵马), which
         // vouches for the boundary; otherwise a person needs a surname.
         let consider = |w: &str,
@@ -2007,126 +2302,149 @@ impl Recognizer {
                 found.entry(w.to_string()).or_insert((kind, 0)).1 += 1;
             }
         };
-        for (ri, run) in runs.iter().enumerate() {
-            let n = run.len();
-            // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
-            // cue or a place suffix match.
-            for m in known_ac.find_iter(run.text) {
-                let (name, kind) = known_list[m.pattern().as_usize()];
-                let Ok(ci) = run.off.binary_search(&(m.end() as u32)) else {
-                    continue;
-                };
-                for conj in CONJ {
-                    let cl = conj.chars().count();
-                    if ci + cl >= n || run.sub(ci, ci + cl) != conj {
-                        continue;
-                    }
-                    let s = ci + cl;
-                    let name_len = name.chars().count();
-                    for l in [name_len, name_len + 1, name_len.saturating_sub(1)] {
-                        if l < 2 || s + l > n {
-                            continue;
-                        }
-                        let w = run.sub(s, s + l);
-                        // The same kind of word: a place with the same class of suffix.
-                        let same_shape = match kind {
-                            EntityType::Place => {
-                                self.place_suffix(w).map(|x| x.1)
-                                    == self.place_suffix(name).map(|x| x.1)
-                            }
-                            _ => true,
-                        };
-                        let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
-                            let next = run.sub(s + l, (s + l + 2).min(n));
-                            self.vocab.has_word(next)
-                                || self.cue(run.sub(s + l, s + l + 1), CueClass::Act) > 0
-                        };
-                        if same_shape && clean_end {
-                            consider(w, kind, false, &mut found);
-                        }
-                    }
-                }
-            }
-            // Lists: runs joined by 、 whose items end the same way (X兵马、Y兵马).
-            if run.after == '、' && ri + 1 < runs.len() {
-                let mut items = vec![ri];
-                let mut k = ri;
-                while k + 1 < runs.len()
-                    && runs[k].after == '、'
-                    && runs[k + 1].chapter == run.chapter
-                {
-                    k += 1;
-                    items.push(k);
-                }
-                if ri > 0 && runs[ri - 1].after == '、' {
-                    continue; // handled from the list's first item
-                }
-                // Common tail of the items (兵马).
-                let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
-                for tail_len in [2usize, 0] {
-                    let mut typed: Option<EntityType> = None;
-                    let mut cands: Vec<&str> = Vec::new();
-                    let mut agree = true;
-                    for (idx, t) in tails.iter().enumerate() {
-                        let r = &runs[items[idx]];
-                        let rn = r.len();
-                        if rn <= tail_len {
-                            agree = false;
-                            break;
-                        }
-                        if tail_len > 0
-                            && idx + 1 < tails.len()
-                            && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0)
-                        {
-                            // tail compared below
-                        }
-                        let _ = t;
-                        // The item is the whole run (minus the tail); for the last item, a known
-                        // name at its start followed by the same tail.
-                        let body = if idx + 1 < tails.len() || tail_len == 0 {
-                            if tail_len > 0
-                                && r.sub(rn - tail_len, rn)
-                                    != runs[items[0]]
-                                        .sub(runs[items[0]].len() - tail_len, runs[items[0]].len())
-                            {
-                                agree = false;
-                                break;
-                            }
-                            r.sub(0, rn - tail_len)
-                        } else {
-                            let first_tail = runs[items[0]]
-                                .sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
-                            match r.text.find(first_tail) {
-                                Some(p) if p > 0 => &r.text[..p],
-                                _ => {
-                                    agree = false;
-                                    break;
+        // Slices of the book in parallel; their finds are merged in book
+        // order (the first type found for a string is kept).
+        let parts: Vec<BTreeMap<String, (EntityType, u32)>> =
+            corpus::chunk_ranges(runs, 2 * rayon::current_num_threads())
+                .into_par_iter()
+                .map(|range| {
+                    let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
+                    for ri in range {
+                        let run = &runs[ri];
+                        let n = run.len();
+                        // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
+                        // cue or a place suffix match.
+                        for m in known_ac.find_iter(run.text) {
+                            let (name, kind) = known_list[m.pattern().as_usize()];
+                            let Ok(ci) = run.off.binary_search(&(m.end() as u32)) else {
+                                continue;
+                            };
+                            for conj in CONJ {
+                                let cl = conj.chars().count();
+                                if ci + cl >= n || run.sub(ci, ci + cl) != conj {
+                                    continue;
+                                }
+                                let s = ci + cl;
+                                let name_len = name.chars().count();
+                                for l in [name_len, name_len + 1, name_len.saturating_sub(1)] {
+                                    if l < 2 || s + l > n {
+                                        continue;
+                                    }
+                                    let w = run.sub(s, s + l);
+                                    // The same kind of word: a place with the same class of suffix.
+                                    let same_shape = match kind {
+                                        EntityType::Place => {
+                                            self.place_suffix(w).map(|x| x.1)
+                                                == self.place_suffix(name).map(|x| x.1)
+                                        }
+                                        _ => true,
+                                    };
+                                    let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
+                                        let next = run.sub(s + l, (s + l + 2).min(n));
+                                        self.vocab.has_word(next)
+                                            || self.cue(run.sub(s + l, s + l + 1), CueClass::Act)
+                                                > 0
+                                    };
+                                    if same_shape && clean_end {
+                                        consider(w, kind, false, &mut found);
+                                    }
                                 }
                             }
-                        };
-                        if let Some(&kind) = known.get(body) {
-                            if typed.is_some_and(|t| t != kind) {
-                                agree = false;
+                        }
+                        // Lists: runs joined by 、 whose items end the same way (X兵马、Y兵马).
+                        if run.after == '、' && ri + 1 < runs.len() {
+                            let mut items = vec![ri];
+                            let mut k = ri;
+                            while k + 1 < runs.len()
+                                && runs[k].after == '、'
+                                && runs[k + 1].chapter == run.chapter
+                            {
+                                k += 1;
+                                items.push(k);
+                            }
+                            if ri > 0 && runs[ri - 1].after == '、' {
+                                continue; // handled from the list's first item
+                            }
+                            // Common tail of the items (兵马).
+                            let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
+                            for tail_len in [2usize, 0] {
+                                let mut typed: Option<EntityType> = None;
+                                let mut cands: Vec<&str> = Vec::new();
+                                let mut agree = true;
+                                for (idx, t) in tails.iter().enumerate() {
+                                    let r = &runs[items[idx]];
+                                    let rn = r.len();
+                                    if rn <= tail_len {
+                                        agree = false;
+                                        break;
+                                    }
+                                    if tail_len > 0
+                                        && idx + 1 < tails.len()
+                                        && r.sub(rn - tail_len, rn)
+                                            != runs[items[idx + 1]].sub(0, 0)
+                                    {
+                                        // tail compared below
+                                    }
+                                    let _ = t;
+                                    // The item is the whole run (minus the tail); for the last item, a known
+                                    // name at its start followed by the same tail.
+                                    let body = if idx + 1 < tails.len() || tail_len == 0 {
+                                        if tail_len > 0
+                                            && r.sub(rn - tail_len, rn)
+                                                != runs[items[0]].sub(
+                                                    runs[items[0]].len() - tail_len,
+                                                    runs[items[0]].len(),
+                                                )
+                                        {
+                                            agree = false;
+                                            break;
+                                        }
+                                        r.sub(0, rn - tail_len)
+                                    } else {
+                                        let first_tail = runs[items[0]].sub(
+                                            runs[items[0]].len() - tail_len,
+                                            runs[items[0]].len(),
+                                        );
+                                        match r.text.find(first_tail) {
+                                            Some(p) if p > 0 => &r.text[..p],
+                                            _ => {
+                                                agree = false;
+                                                break;
+                                            }
+                                        }
+                                    };
+                                    if let Some(&kind) = known.get(body) {
+                                        if typed.is_some_and(|t| t != kind) {
+                                            agree = false;
+                                            break;
+                                        }
+                                        typed = Some(kind);
+                                    } else {
+                                        cands.push(body);
+                                    }
+                                }
+                                if !agree {
+                                    continue;
+                                }
+                                if let Some(kind) = typed {
+                                    let known_items = items.len() - cands.len();
+                                    if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
+                                        for c in cands {
+                                            consider(c, kind, tail_len > 0, &mut found);
+                                        }
+                                    }
+                                }
                                 break;
                             }
-                            typed = Some(kind);
-                        } else {
-                            cands.push(body);
                         }
                     }
-                    if !agree {
-                        continue;
-                    }
-                    if let Some(kind) = typed {
-                        let known_items = items.len() - cands.len();
-                        if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
-                            for c in cands {
-                                consider(c, kind, tail_len > 0, &mut found);
-                            }
-                        }
-                    }
-                    break;
-                }
+                    found
+                })
+                .collect();
+        let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
+        for part in parts {
+            for (w, (kind, count)) in part {
+                found.entry(w).or_insert((kind, 0)).1 += count;
             }
         }
         for (w, (kind, count)) in found {
@@ -2199,55 +2517,71 @@ impl Recognizer {
             .filter(|d| matches!(d.kind, EntityType::Person | EntityType::Place))
             .map(|d| d.name.clone())
             .collect();
-        for run in runs {
-            let n = run.len();
-            for i in 0..n {
-                let c = run.sub(i, i + 1);
-                if !self.factions_1.contains(c) {
-                    continue;
-                }
-                let prev = if i > 0 { run.sub(i - 1, i) } else { "" };
-                let next = if i + 1 < n { run.sub(i + 1, i + 2) } else { "" };
-                // 伐燕失利: the polity stands alone after the verb.
-                let alone_after = i + 1 == n
-                    || self.is_bnd(run.ch(i + 1))
-                    || !self.vocab.has_word(run.sub(i, (i + 2).min(n)));
-                let polity_before = BEFORE.contains(&prev)
-                    && !self.vocab.has_word(run.sub(i - 1, i + 1))
-                    && alone_after;
-                // 金人, but not 好汉人: the X人 form is listed and X is no word's tail.
-                let people = next == "人"
-                    && self.lex.factions.contains(run.sub(i, i + 2))
-                    && !(i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1)));
-                // 宋金辽元四朝: three or more different polities in a row.
-                let mut a = i;
-                while a > 0 && self.factions_1.contains(run.sub(a - 1, a)) {
-                    a -= 1;
-                }
-                let mut b = i + 1;
-                while b < n && self.factions_1.contains(run.sub(b, b + 1)) {
-                    b += 1;
-                }
-                let distinct: BTreeSet<char> = (a..b).map(|k| run.ch(k)).collect();
-                let span = run.sub(a, b);
-                // 秦明越 is 秦明 and 越: no list through an accepted name.
-                let list = b - a >= 3
-                    && distinct.len() == b - a
-                    && !named
-                        .iter()
-                        .any(|w| span.contains(w.as_str()) || w.contains(span));
-                // 宋金辽元四朝: a counted list of dynasties or states.
-                let counted = list
-                    && b + 1 < n
-                    && self.numerals.contains(&run.ch(b))
-                    && matches!(run.ch(b + 1), '朝' | '国');
-                if polity_before || people || list {
-                    let e = found.entry(c.to_string()).or_default();
-                    e.1 += if people || counted { 2 } else { 1 };
-                    if people {
-                        e.0.insert(run.sub(i, i + 2).to_string());
+        // Slices of the book in parallel; counts add up, aliases unite.
+        type Found = BTreeMap<String, (BTreeSet<String>, u32)>;
+        let parts: Vec<Found> = corpus::chunks(runs, 2 * rayon::current_num_threads())
+            .par_iter()
+            .map(|part| {
+                let mut found = Found::new();
+                for run in part.iter() {
+                    let n = run.len();
+                    for i in 0..n {
+                        let c = run.sub(i, i + 1);
+                        if !self.factions_1.contains(c) {
+                            continue;
+                        }
+                        let prev = if i > 0 { run.sub(i - 1, i) } else { "" };
+                        let next = if i + 1 < n { run.sub(i + 1, i + 2) } else { "" };
+                        // 伐燕失利: the polity stands alone after the verb.
+                        let alone_after = i + 1 == n
+                            || self.is_bnd(run.ch(i + 1))
+                            || !self.vocab.has_word(run.sub(i, (i + 2).min(n)));
+                        let polity_before = BEFORE.contains(&prev)
+                            && !self.vocab.has_word(run.sub(i - 1, i + 1))
+                            && alone_after;
+                        // 金人, but not 好汉人: the X人 form is listed and X is no word's tail.
+                        let people = next == "人"
+                            && self.lex.factions.contains(run.sub(i, i + 2))
+                            && !(i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1)));
+                        // 宋金辽元四朝: three or more different polities in a row.
+                        let mut a = i;
+                        while a > 0 && self.factions_1.contains(run.sub(a - 1, a)) {
+                            a -= 1;
+                        }
+                        let mut b = i + 1;
+                        while b < n && self.factions_1.contains(run.sub(b, b + 1)) {
+                            b += 1;
+                        }
+                        let distinct: BTreeSet<char> = (a..b).map(|k| run.ch(k)).collect();
+                        let span = run.sub(a, b);
+                        // 秦明越 is 秦明 and 越: no list through an accepted name.
+                        let list = b - a >= 3
+                            && distinct.len() == b - a
+                            && !named
+                                .iter()
+                                .any(|w| span.contains(w.as_str()) || w.contains(span));
+                        // 宋金辽元四朝: a counted list of dynasties or states.
+                        let counted = list
+                            && b + 1 < n
+                            && self.numerals.contains(&run.ch(b))
+                            && matches!(run.ch(b + 1), '朝' | '国');
+                        if polity_before || people || list {
+                            let e = found.entry(c.to_string()).or_default();
+                            e.1 += if people || counted { 2 } else { 1 };
+                            if people {
+                                e.0.insert(run.sub(i, i + 2).to_string());
+                            }
+                        }
                     }
                 }
+                found
+            })
+            .collect();
+        for part in parts {
+            for (name, (aliases, count)) in part {
+                let e = found.entry(name).or_default();
+                e.0.extend(aliases);
+                e.1 += count;
             }
         }
         for (name, (aliases, count)) in found {
@@ -2453,6 +2787,85 @@ impl Recognizer {
         }
         out
     }
+}
+
+/// Prints the time since `start` when `ZHNOVEL_PROFILE` is set (as
+/// `benches/profile.rs` does): where discovery spends its time.
+fn phase(start: Instant, name: &str) {
+    static ON: OnceLock<bool> = OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("ZHNOVEL_PROFILE").is_some()) {
+        eprintln!("    {name:<28} {:>8.3} s", start.elapsed().as_secs_f64());
+    }
+}
+
+/// The strings of `strings` that occur in the book (runs scanned in parallel).
+fn occurring(strings: BTreeSet<String>, runs: &[Run]) -> BTreeSet<String> {
+    if strings.is_empty() {
+        return strings;
+    }
+    let strings: Vec<String> = strings.into_iter().collect();
+    let Ok(ac) = aho_corasick::AhoCorasick::new(&strings) else {
+        return BTreeSet::new();
+    };
+    let found: Vec<bool> = corpus::chunks(runs, 2 * rayon::current_num_threads())
+        .par_iter()
+        .map(|part| {
+            let mut found = vec![false; strings.len()];
+            for run in part.iter() {
+                for m in ac.find_overlapping_iter(run.text) {
+                    found[m.pattern().as_usize()] = true;
+                }
+            }
+            found
+        })
+        .reduce(
+            || vec![false; strings.len()],
+            |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
+        );
+    strings
+        .into_iter()
+        .zip(found)
+        .filter_map(|(s, f)| f.then_some(s))
+        .collect()
+}
+
+/// For each decided name, the longer names that contain it (`containers`)
+/// and the shorter names it contains (`contained`), each listed once.
+fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let mut containers = vec![Vec::new(); decided.len()];
+    let mut contained = vec![Vec::new(); decided.len()];
+    let Ok(ac) = aho_corasick::AhoCorasick::new(decided.iter().map(|d| d.name.as_str())) else {
+        return (containers, contained);
+    };
+    for (b, d) in decided.iter().enumerate() {
+        let mut inner: Vec<usize> = ac
+            .find_overlapping_iter(d.name.as_str())
+            .map(|m| m.pattern().as_usize())
+            .filter(|&a| decided[a].name.len() < d.name.len())
+            .collect();
+        inner.sort_unstable();
+        inner.dedup();
+        for &a in &inner {
+            containers[a].push(b);
+        }
+        contained[b] = inner;
+    }
+    (containers, contained)
+}
+
+/// A map by key (strings too long for a key are left out: the scans never
+/// look them up).
+fn by_key<V: Copy>(map: &FxMap<String, V>) -> FxMap<Key, V> {
+    map.iter()
+        .filter_map(|(w, &v)| corpus::key_of(w).map(|k| (k, v)))
+        .collect()
+}
+
+/// The key of characters `i..j` of a run, `j - i` at most `KEY_CHARS`
+/// (0, which no map holds, otherwise).
+#[inline]
+fn key(run: &Run, i: usize, j: usize) -> Key {
+    run.key(i, j).unwrap_or(0)
 }
 
 fn decided(w: &str, kind: EntityType, score: f64, evidence: &[&'static str], st: &Stat) -> Decided {
