@@ -307,7 +307,16 @@ impl Plan {
         lexicon: &LexiconArgs,
         table: Option<&TableArgs>,
     ) -> Result<Plan> {
-        let converter = make_converter(input)?;
+        Plan::with_converter(make_converter(input)?, input, lexicon, table)
+    }
+
+    /// `new` with the converter already made (`make_converter`).
+    pub fn with_converter(
+        converter: Box<dyn Converter>,
+        input: &InputArgs,
+        lexicon: &LexiconArgs,
+        table: Option<&TableArgs>,
+    ) -> Result<Plan> {
         let mut segmenter = Segmenter::new(!lexicon.no_hmm);
         for path in &lexicon.dicts {
             segmenter.load_user_dict(path)?;

@@ -1,6 +1,6 @@
 //! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
 
-use crate::cli::{read_options, AnalyzeArgs, Plan};
+use crate::cli::{make_converter, read_options, AnalyzeArgs, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
 use serde::Serialize;
@@ -13,14 +13,20 @@ use zhnovel::input::{collect_sources, natural_cmp, SourcePath};
 use zhnovel::output::{
     prepare_output_dir, write_graphml, write_manifest, write_table, Columns, Manifest, TableFormat,
 };
+use zhnovel::segment::base_dictionary;
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     prepare_output_dir(&args.output, args.force)?;
-    // The engines load (jieba's dictionary, OpenCC's) while the first book
-    // is read, decoded, split and cleaned; a bad option or dictionary is
-    // still reported before anything about the inputs.
-    let (plan, first) = rayon::join(
-        || Plan::new(&args.input, &args.lexicon, Some(&args.table)),
+    // jieba's dictionary loads (most of the start-up) while the first book
+    // is read, decoded, split, cleaned and converted (OpenCC loads its
+    // dictionaries on first use). The engines are built after both; a bad
+    // option or dictionary is still reported before anything about the
+    // inputs.
+    let converter = make_converter(&args.input)?;
+    let (_, first) = rayon::join(
+        || {
+            base_dictionary();
+        },
         || -> Result<_> {
             let read = read_options(&args.input)?;
             let books = if args.books {
@@ -28,11 +34,12 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
             } else {
                 vec![(String::new(), collect_sources(&args.paths)?)]
             };
-            let first = read_book(&books[0].1, &read);
-            Ok((books, first))
+            let (chapters, errors) = read_book(&books[0].1, &read);
+            let chapters = normalize_book(chapters, converter.as_ref());
+            Ok((books, (chapters, errors)))
         },
     );
-    let plan = plan?;
+    let plan = Plan::with_converter(converter, &args.input, &args.lexicon, Some(&args.table))?;
     let (books, first) = first?;
     let mut first = Some(first);
     let mut failed = false;
@@ -47,9 +54,11 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         };
         let (chapters, errors) = match first.take() {
             Some(read) => read,
-            None => read_book(sources, &plan.read),
+            None => {
+                let (chapters, errors) = read_book(sources, &plan.read);
+                (normalize_book(chapters, plan.converter.as_ref()), errors)
+            }
         };
-        let chapters = normalize_book(chapters, plan.converter.as_ref());
         if !errors.is_empty() && !args.keep_going {
             let first = errors.into_iter().next().expect("not empty");
             return Err(first.into());

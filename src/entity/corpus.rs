@@ -119,13 +119,13 @@ pub fn extend_key(key: Key, c: char) -> Key {
 }
 
 /// A run of Han characters: its text, its characters and the byte offset of
-/// each (plus the run's length at the end), so characters `i..j` are
-/// `&text[off[i]..off[j]]`.
+/// each within the run (plus the run's length at the end), so characters
+/// `i..j` are `&text[off[i]..off[j]]`. A view into a `RunStore`.
 pub struct Run<'a> {
     pub chapter: usize,
     pub text: &'a str,
-    pub chars: Vec<char>,
-    pub off: Vec<u32>,
+    pub chars: &'a [char],
+    pub off: &'a [u32],
     /// The separator just before the run ("" at a chapter start) and just after it.
     pub before: char,
     pub after: char,
@@ -156,55 +156,117 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The runs of every chapter, in order (chapters scanned in parallel).
-pub fn runs<'a>(chapters: &[&'a str]) -> Vec<Run<'a>> {
-    use rayon::prelude::*;
-    let per_chapter: Vec<Vec<Run<'a>>> = chapters
-        .par_iter()
-        .enumerate()
-        .map(|(chapter, text)| chapter_runs(chapter, text))
-        .collect();
-    per_chapter.into_iter().flatten().collect()
+/// The runs of a book, their characters and offsets in two flat arrays (a
+/// book has hundreds of thousands of runs: two allocations each would cost
+/// more memory than the characters).
+pub struct RunStore<'a> {
+    chars: Vec<char>,
+    /// Per run, the byte offset of each character in the run and its length.
+    off: Vec<u32>,
+    spans: Vec<Span<'a>>,
 }
 
-fn chapter_runs(chapter: usize, text: &str) -> Vec<Run<'_>> {
-    let mut out = Vec::new();
+struct Span<'a> {
+    chapter: u32,
+    /// Where the run's characters start in `chars` (its offsets start at
+    /// `first + index of the run` in `off`).
+    first: u32,
+    text: &'a str,
+    before: char,
+    after: char,
+}
+
+impl<'a> RunStore<'a> {
+    /// The runs of every chapter, in order (chapters scanned in parallel).
+    pub fn new(chapters: &[&'a str]) -> RunStore<'a> {
+        use rayon::prelude::*;
+        let per_chapter: Vec<RunStore<'a>> = chapters
+            .par_iter()
+            .enumerate()
+            .map(|(chapter, text)| chapter_runs(chapter, text))
+            .collect();
+        let chars = per_chapter.iter().map(|s| s.chars.len()).sum();
+        let off = per_chapter.iter().map(|s| s.off.len()).sum();
+        let spans = per_chapter.iter().map(|s| s.spans.len()).sum();
+        let mut store = RunStore {
+            chars: Vec::with_capacity(chars),
+            off: Vec::with_capacity(off),
+            spans: Vec::with_capacity(spans),
+        };
+        for part in per_chapter {
+            let base = store.chars.len() as u32;
+            store.chars.extend(part.chars);
+            store.off.extend(part.off);
+            store
+                .spans
+                .extend(part.spans.into_iter().map(|s| Span {
+                    first: s.first + base,
+                    ..s
+                }));
+        }
+        store
+    }
+
+    /// The runs, in order.
+    pub fn runs(&self) -> Vec<Run<'_>> {
+        let mut out = Vec::with_capacity(self.spans.len());
+        for (k, (span, next)) in self
+            .spans
+            .iter()
+            .zip(self.spans.iter().skip(1).map(|s| s.first as usize).chain([self.chars.len()]))
+            .enumerate()
+        {
+            let first = span.first as usize;
+            out.push(Run {
+                chapter: span.chapter as usize,
+                text: span.text,
+                chars: &self.chars[first..next],
+                off: &self.off[first + k..next + k + 1],
+                before: span.before,
+                after: span.after,
+            });
+        }
+        out
+    }
+}
+
+fn chapter_runs(chapter: usize, text: &str) -> RunStore<'_> {
+    let mut store = RunStore {
+        chars: Vec::with_capacity(text.len() / 3),
+        off: Vec::with_capacity(text.len() / 3),
+        spans: Vec::new(),
+    };
     let mut start: Option<usize> = None;
-    let mut before = '\n';
     let mut prev = '\n';
     for (i, c) in text.char_indices() {
         if is_han(c) {
             if start.is_none() {
                 start = Some(i);
-                before = prev;
+                store.spans.push(Span {
+                    chapter: chapter as u32,
+                    first: store.chars.len() as u32,
+                    text: "",
+                    before: prev,
+                    after: '\n',
+                });
             }
+            let s = start.expect("in a run");
+            store.chars.push(c);
+            store.off.push((i - s) as u32);
         } else if let Some(s) = start.take() {
-            out.push(make_run(chapter, &text[s..i], before, c));
+            let span = store.spans.last_mut().expect("the open run");
+            span.text = &text[s..i];
+            span.after = c;
+            store.off.push((i - s) as u32);
         }
         prev = c;
     }
     if let Some(s) = start {
-        out.push(make_run(chapter, &text[s..], before, '\n'));
+        let span = store.spans.last_mut().expect("the open run");
+        span.text = &text[s..];
+        store.off.push((text.len() - s) as u32);
     }
-    out
-}
-
-fn make_run(chapter: usize, text: &str, before: char, after: char) -> Run<'_> {
-    let mut off = Vec::with_capacity(text.len() / 3 + 1);
-    let mut chars = Vec::with_capacity(text.len() / 3);
-    for (i, c) in text.char_indices() {
-        off.push(i as u32);
-        chars.push(c);
-    }
-    off.push(text.len() as u32);
-    Run {
-        chapter,
-        text,
-        chars,
-        off,
-        before,
-        after,
-    }
+    store
 }
 
 /// Splits runs into about `parts` consecutive slices of similar length in
@@ -245,7 +307,8 @@ mod tests {
     #[test]
     fn runs_break_at_punctuation_and_keep_offsets() {
         let text = "李信败逃，屠睢大惊！ab燕山";
-        let rs = runs(&[text]);
+        let store = RunStore::new(&[text]);
+        let rs = store.runs();
         let got: Vec<&str> = rs.iter().map(|r| r.text).collect();
         assert_eq!(got, vec!["李信败逃", "屠睢大惊", "燕山"]);
         assert_eq!(rs[0].sub(0, 2), "李信");
@@ -272,7 +335,8 @@ mod tests {
     #[test]
     fn chunks_cover_every_run_once_in_order() {
         let text = "甲乙丙，丁戊，己，庚辛壬癸，子丑";
-        let rs = runs(&[text, "寅卯"]);
+        let store = RunStore::new(&[text, "寅卯"]);
+        let rs = store.runs();
         for parts in 1..=8 {
             let cs = chunks(&rs, parts);
             let joined: Vec<&str> = cs.iter().flat_map(|c| c.iter().map(|r| r.text)).collect();

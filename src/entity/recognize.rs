@@ -93,14 +93,6 @@ pub struct Candidate {
     pub score: f64,
 }
 
-/// jieba's default dictionary, used as a vocabulary of common words (never
-/// for tags as proof of a name: they are wrong half the time). Built once per
-/// process.
-fn vocabulary() -> &'static Jieba {
-    static VOCAB: OnceLock<Jieba> = OnceLock::new();
-    VOCAB.get_or_init(Jieba::new)
-}
-
 const CLASSES: usize = 8;
 
 fn class_index(c: CueClass) -> usize {
@@ -293,12 +285,10 @@ impl<'a> Measured<'a> {
 
 /// Adds each (candidate, neighbour) count to its candidate's distinct count
 /// and entropy sums.
-/// The pairs are sorted first, which groups them and fixes the order of the
-/// floating-point sums whatever the thread count.
-fn fold_side(mut pairs: Vec<u64>, stats: &mut [Stat], left: bool) {
-    pairs.par_sort_unstable();
-    for group in pairs.chunk_by(|a, b| a == b) {
-        let (pair, c) = (group[0], group.len());
+/// The pairs come sorted, which fixes the order of the floating-point sums
+/// whatever the thread count.
+fn fold_side(pairs: Vec<(u64, u32)>, stats: &mut [Stat], left: bool) {
+    for (pair, c) in pairs {
         let st = &mut stats[(pair >> 21) as usize];
         let c = c as f64;
         if left {
@@ -531,6 +521,37 @@ fn first_two_bit(a: char, b: char) -> usize {
     (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 21)) as usize
 }
 
+/// Each distinct value with its count, sorted.
+fn tally(mut values: Vec<u64>) -> Vec<(u64, u32)> {
+    values.sort_unstable();
+    values
+        .chunk_by(|a, b| a == b)
+        .map(|g| (g[0], g.len() as u32))
+        .collect()
+}
+
+/// Two sorted tallies as one.
+fn merge_tallies(a: Vec<(u64, u32)>, b: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                let (k, n) = (x.0, x.1 + y.1);
+                a.next();
+                b.next();
+                (k, n)
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => a.next().expect("peeked"),
+            (Some(_), Some(_)) => b.next().expect("peeked"),
+            (Some(_), None) => a.next().expect("peeked"),
+            (None, Some(_)) => b.next().expect("peeked"),
+            (None, None) => return out,
+        };
+        out.push(next);
+    }
+}
+
 /// A (candidate, neighbouring character) pair as one map key.
 #[inline]
 fn neighbour(id: u32, c: char) -> u64 {
@@ -540,11 +561,12 @@ fn neighbour(id: u32, c: char) -> u64 {
 /// The counts of pass 2 over some runs; parts of the book add up.
 struct Counts {
     stats: Vec<Stat>,
-    /// Every (candidate, neighbouring character) pair seen, as
-    /// `neighbour` keys: appended as found (a hash map per occurrence costs
-    /// a cache miss each), counted once sorted.
-    left: Vec<u64>,
-    right: Vec<u64>,
+    /// Every (candidate, neighbouring character) pair seen, as a
+    /// `neighbour` key and its count, sorted by key. (The scan appends the
+    /// pairs to a list and counts them once sorted: a hash map entry per
+    /// occurrence costs a cache miss each.)
+    left: Vec<(u64, u32)>,
+    right: Vec<(u64, u32)>,
     chars: FxMap<char, u32>,
     total_chars: u64,
 }
@@ -568,8 +590,8 @@ impl Counts {
         for (mine, theirs) in self.stats.iter_mut().zip(&other.stats) {
             mine.add(theirs);
         }
-        self.left.extend(other.left);
-        self.right.extend(other.right);
+        self.left = merge_tallies(std::mem::take(&mut self.left), other.left);
+        self.right = merge_tallies(std::mem::take(&mut self.right), other.right);
         for (k, v) in other.chars {
             *self.chars.entry(k).or_insert(0) += v;
         }
@@ -724,7 +746,9 @@ impl Recognizer {
             suffix_keys,
             lex_keys: by_key(&lex_names),
             lex: lexicon,
-            vocab: vocabulary(),
+            // jieba's default dictionary as a vocabulary of common words
+            // (never its tags as proof of a name: they are wrong half the time).
+            vocab: crate::segment::base_dictionary(),
             cues,
             not_given,
             bnd,
@@ -753,7 +777,8 @@ impl Recognizer {
     /// chapter texts, in order.
     pub fn discover(&self, chapters: &[&str]) -> Catalog {
         let t = Instant::now();
-        let runs = corpus::runs(chapters);
+        let store = corpus::RunStore::new(chapters);
+        let runs = store.runs();
         phase(t, "runs");
         let measured = self.measure(&runs, false);
         phase(t, "measure");
@@ -778,7 +803,8 @@ impl Recognizer {
     /// text under 20 000 characters) that is not a generic word, sorted by
     /// score (descending), then word.
     pub fn candidates(&self, chapters: &[&str]) -> Vec<Candidate> {
-        let runs = corpus::runs(chapters);
+        let store = corpus::RunStore::new(chapters);
+        let runs = store.runs();
         let measured = self.measure(&runs, true);
         let decided = self.decide(&runs, &measured);
         // Names and aliases (金人 is the faction 金) carry their entity's type.
@@ -966,15 +992,17 @@ impl Recognizer {
         phase(t0, "measure: proposals");
         let index = CandidateIndex::new(&table);
         phase(t0, "measure: index");
-        let counted: Vec<Counts> = parts
+        let counts = parts
             .par_iter()
             .map(|part| self.count_all(part, &index))
-            .collect();
+            .reduce(
+                || Counts::new(0),
+                |mut a, b| {
+                    a.add(b);
+                    a
+                },
+            );
         phase(t0, "measure: counts");
-        let mut counts = Counts::new(table.words.len());
-        for c in counted {
-            counts.add(c);
-        }
         let Counts {
             mut stats,
             left,
@@ -1033,6 +1061,7 @@ impl Recognizer {
     /// per position, when some candidate first needs them.
     fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
         let mut counts = Counts::new(index.aux.len());
+        let (mut left, mut right) = (Vec::new(), Vec::new());
         let mut crossing: FxMap<u64, (bool, bool)> = FxMap::default();
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
@@ -1078,14 +1107,16 @@ impl Recognizer {
                         *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
                     apply_feats(st, lf, rf, i == 0, j == n);
                     if i > 0 {
-                        counts.left.push(neighbour(id, run.ch(i - 1)));
+                        left.push(neighbour(id, run.ch(i - 1)));
                     }
                     if j < n {
-                        counts.right.push(neighbour(id, run.ch(j)));
+                        right.push(neighbour(id, run.ch(j)));
                     }
                 }
             }
         }
+        counts.left = tally(left);
+        counts.right = tally(right);
         counts
     }
 
@@ -2751,7 +2782,8 @@ impl Recognizer {
     /// decision. For debugging dictionaries and rules.
     #[doc(hidden)]
     pub fn explain(&self, chapters: &[&str], word: &str) -> String {
-        let runs = corpus::runs(chapters);
+        let store = corpus::RunStore::new(chapters);
+        let runs = store.runs();
         let m = self.measure(&runs, true);
         let mut out = String::new();
         match m.stat(word) {
