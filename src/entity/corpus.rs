@@ -71,6 +71,53 @@ impl FromIterator<char> for CharSet {
     }
 }
 
+/// A small number per character (0 for most), for the longest word starting
+/// with it: a flat table over the Basic Multilingual Plane, read at every
+/// character of a book without hashing; characters beyond it get 0 unless
+/// listed.
+#[derive(Clone)]
+pub struct CharLengths {
+    bmp: Vec<u8>,
+    other: Vec<(char, u8)>,
+}
+
+impl Default for CharLengths {
+    fn default() -> CharLengths {
+        CharLengths {
+            bmp: vec![0; 0x10000],
+            other: Vec::new(),
+        }
+    }
+}
+
+impl CharLengths {
+    #[inline]
+    pub fn get(&self, c: char) -> usize {
+        let u = c as usize;
+        if u < 0x10000 {
+            self.bmp[u] as usize
+        } else {
+            self.other
+                .iter()
+                .find(|(x, _)| *x == c)
+                .map_or(0, |&(_, n)| n as usize)
+        }
+    }
+
+    /// Raises the number of `c` to at least `n` (at most 255).
+    pub fn raise(&mut self, c: char, n: usize) {
+        let n = n.min(255) as u8;
+        let u = c as usize;
+        if u < 0x10000 {
+            self.bmp[u] = self.bmp[u].max(n);
+        } else if let Some(e) = self.other.iter_mut().find(|(x, _)| *x == c) {
+            e.1 = e.1.max(n);
+        } else {
+            self.other.push((c, n));
+        }
+    }
+}
+
 /// Whether a character is a Han ideograph (CJK unified, extensions, compatibility).
 pub fn is_han(c: char) -> bool {
     matches!(c,
@@ -197,12 +244,10 @@ impl<'a> RunStore<'a> {
             let base = store.chars.len() as u32;
             store.chars.extend(part.chars);
             store.off.extend(part.off);
-            store
-                .spans
-                .extend(part.spans.into_iter().map(|s| Span {
-                    first: s.first + base,
-                    ..s
-                }));
+            store.spans.extend(part.spans.into_iter().map(|s| Span {
+                first: s.first + base,
+                ..s
+            }));
         }
         store
     }
@@ -213,7 +258,13 @@ impl<'a> RunStore<'a> {
         for (k, (span, next)) in self
             .spans
             .iter()
-            .zip(self.spans.iter().skip(1).map(|s| s.first as usize).chain([self.chars.len()]))
+            .zip(
+                self.spans
+                    .iter()
+                    .skip(1)
+                    .map(|s| s.first as usize)
+                    .chain([self.chars.len()]),
+            )
             .enumerate()
         {
             let first = span.first as usize;
@@ -344,6 +395,15 @@ mod tests {
             assert_eq!(joined, all, "{parts} parts");
             assert!(cs.len() <= parts + 1);
         }
+    }
+
+    #[test]
+    fn char_lengths_keep_the_longest() {
+        let mut t = CharLengths::default();
+        t.raise('王', 2);
+        t.raise('王', 1);
+        t.raise('𠀀', 3);
+        assert_eq!((t.get('王'), t.get('𠀀'), t.get('李')), (2, 3, 0));
     }
 
     #[test]

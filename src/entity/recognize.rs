@@ -69,13 +69,13 @@
 //!
 //! Confidence is the winning score, capped at 1.
 
-use super::corpus::{self, extend_key, CharSet, FxMap, Key, Run, KEY_CHARS};
+use super::corpus::{self, extend_key, CharLengths, CharSet, FxMap, Key, Run, KEY_CHARS};
 use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::{Catalog, Entity, EntityType};
 use jieba_rs::Jieba;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
 /// A candidate new word for `zhnovel discover`.
@@ -163,14 +163,14 @@ pub struct Recognizer {
     lex_keys: FxMap<Key, ()>,
     /// First characters of cues and titles (with the longest length) and
     /// their last characters: most positions start or end none.
-    cue_first: FxMap<char, usize>,
+    cue_first: CharLengths,
     cue_last: CharSet,
     /// First characters of surnames and of place or army suffixes.
     surname_first: CharSet,
     suffix_first: CharSet,
     /// Lexicon names (places, factions, aliases) and their first characters.
     lex_names: FxMap<String, ()>,
-    lex_first: FxMap<char, usize>,
+    lex_first: CharLengths,
     /// jieba dictionary look-ups, cached (a word's tag costs a segmentation).
     word_cache: std::sync::Mutex<FxMap<String, WordInfo>>,
 }
@@ -521,6 +521,17 @@ fn first_two_bit(a: char, b: char) -> usize {
     (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 21)) as usize
 }
 
+/// What two characters side by side are in jieba's dictionary (a word, a
+/// common word), looked up once per book: each slice of the book keeps its
+/// own copy in front of the one all slices share (a lock per look-up would
+/// cost more than the look-up).
+struct Bigrams<'m> {
+    /// By position in the current run (several features read each).
+    at: Vec<Option<(bool, bool)>>,
+    local: FxMap<u64, (bool, bool)>,
+    shared: &'m RwLock<FxMap<u64, (bool, bool)>>,
+}
+
 /// Each distinct value with its count, sorted.
 fn tally(mut values: Vec<u64>) -> Vec<(u64, u32)> {
     values.sort_unstable();
@@ -707,13 +718,12 @@ impl Recognizer {
             suffixes.entry(k.clone()).or_default().1 = true;
         }
         let suffix_keys = by_key(&suffixes);
-        let mut cue_first: FxMap<char, usize> = FxMap::default();
+        let mut cue_first = CharLengths::default();
         let mut cue_last = CharSet::new();
         for w in lexicon.cues.keys().chain(lexicon.titles.keys()) {
             let len = w.chars().count();
             if let (Some(a), Some(z)) = (w.chars().next(), w.chars().last()) {
-                let e = cue_first.entry(a).or_insert(0);
-                *e = (*e).max(len.min(MAX_CUE));
+                cue_first.raise(a, len.min(MAX_CUE));
                 cue_last.insert(z);
             }
         }
@@ -724,7 +734,7 @@ impl Recognizer {
             .collect();
         let suffix_first: CharSet = suffixes.keys().filter_map(|w| w.chars().next()).collect();
         let mut lex_names: FxMap<String, ()> = FxMap::default();
-        let mut lex_first: FxMap<char, usize> = FxMap::default();
+        let mut lex_first = CharLengths::default();
         let all_names = lexicon.places.iter().chain(lexicon.factions.iter()).chain(
             lexicon
                 .aliases
@@ -734,8 +744,7 @@ impl Recognizer {
         for w in all_names {
             let len = w.chars().count();
             if let (Some(c), 2..=8) = (w.chars().next(), len) {
-                let e = lex_first.entry(c).or_insert(0);
-                *e = (*e).max(len);
+                lex_first.raise(c, len);
                 lex_names.insert(w.clone(), ());
             }
         }
@@ -991,10 +1000,11 @@ impl Recognizer {
         }
         phase(t0, "measure: proposals");
         let index = CandidateIndex::new(&table);
+        let bigrams = RwLock::new(FxMap::default());
         phase(t0, "measure: index");
         let counts = parts
             .par_iter()
-            .map(|part| self.count_all(part, &index))
+            .map(|part| self.count_all(part, &index, &bigrams))
             .reduce(
                 || Counts::new(0),
                 |mut a, b| {
@@ -1039,7 +1049,8 @@ impl Recognizer {
                     table.add(run.sub(s, e), run.key(s, e), false);
                 }
                 // The lexicon's own names are found by the same scan.
-                if let Some(&max) = self.lex_first.get(&run.ch(i)) {
+                let max = self.lex_first.get(run.ch(i));
+                if max > 0 {
                     for len in 2..=max.min(n - i) {
                         let (w, key) = (run.sub(i, i + len), run.key(i, i + len));
                         let listed = match key {
@@ -1059,10 +1070,19 @@ impl Recognizer {
     /// Pass 2 over some runs: every occurrence of every candidate, with its
     /// contexts. Context features depend on a boundary only: computed once
     /// per position, when some candidate first needs them.
-    fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
+    fn count_all(
+        &self,
+        runs: &[Run],
+        index: &CandidateIndex,
+        bigrams: &RwLock<FxMap<u64, (bool, bool)>>,
+    ) -> Counts {
         let mut counts = Counts::new(index.aux.len());
         let (mut left, mut right) = (Vec::new(), Vec::new());
-        let mut crossing: FxMap<u64, (bool, bool)> = FxMap::default();
+        let mut crossing = Bigrams {
+            at: Vec::new(),
+            local: FxMap::default(),
+            shared: bigrams,
+        };
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
         for run in runs {
@@ -1072,6 +1092,8 @@ impl Recognizer {
             lfeat.resize(n + 1, None);
             rfeat.clear();
             rfeat.resize(n + 1, None);
+            crossing.at.clear();
+            crossing.at.resize(n, None);
             #[allow(clippy::needless_range_loop)] // i indexes the run and both feature tables
             for i in 0..n {
                 *counts.chars.entry(run.ch(i)).or_insert(0) += 1;
@@ -1167,7 +1189,7 @@ impl Recognizer {
             }
         }
         // String before a person cue starting at i; string after a movement cue ending at i.
-        let cue_max = self.cue_first.get(&c).copied().unwrap_or(0);
+        let cue_max = self.cue_first.get(c);
         for clen in 1..=cue_max.min(n - i) {
             let Some(cue) = self.cue_keys.get(&key(run, i, i + clen)) else {
                 continue;
@@ -1203,12 +1225,7 @@ impl Recognizer {
     /// left (a candidate ending at `j`): a cue right after, or after an
     /// adverb (马扩也领着). A one-character cue that starts a longer word
     /// (道路) or ends one with the candidate's last character (通道) is no cue.
-    fn right_feat(
-        &self,
-        run: &Run,
-        j: usize,
-        crossing: &mut FxMap<u64, (bool, bool)>,
-    ) -> RightFeat {
+    fn right_feat(&self, run: &Run, j: usize, crossing: &mut Bigrams) -> RightFeat {
         let n = run.len();
         let mut f = RightFeat::default();
         if j == n {
@@ -1217,7 +1234,7 @@ impl Recognizer {
             }
             return f;
         }
-        let first_is_cue = self.cue_first.contains_key(&run.ch(j));
+        let first_is_cue = self.cue_first.get(run.ch(j)) > 0;
         let adverb_end = |alen: usize| {
             let adverb = first_is_cue
                 && j + alen < n
@@ -1237,9 +1254,10 @@ impl Recognizer {
                 continue;
             }
             // Most characters start no cue or title: skip them at once.
-            let Some(&max) = self.cue_first.get(&run.ch(s)) else {
+            let max = self.cue_first.get(run.ch(s));
+            if max == 0 {
                 continue;
-            };
+            }
             for clen in 1..=max.min(n - s) {
                 let k = key(run, s, s + clen);
                 if clen >= 2 && si == 0 && self.title_keys.get(&k).is_some_and(|p| p.after_name()) {
@@ -1284,7 +1302,7 @@ impl Recognizer {
     /// right (a candidate starting at `i`): a command, naming or movement
     /// cue, or a title, ending at `i`. A one-character cue that ends a
     /// longer word (待到) is no cue.
-    fn left_feat(&self, run: &Run, i: usize, crossing: &mut FxMap<u64, (bool, bool)>) -> LeftFeat {
+    fn left_feat(&self, run: &Run, i: usize, crossing: &mut Bigrams) -> LeftFeat {
         let mut f = LeftFeat::default();
         if i == 0 {
             return f;
@@ -1333,26 +1351,36 @@ impl Recognizer {
 
     /// Whether characters `k..k + 2` of a run are a common word (jieba
     /// frequency ≥ 100), cached.
-    fn crosses(&self, run: &Run, k: usize, cache: &mut FxMap<u64, (bool, bool)>) -> bool {
+    fn crosses(&self, run: &Run, k: usize, cache: &mut Bigrams) -> bool {
         self.bigram_flags(run, k, cache).1
     }
 
     /// Whether characters `k..k + 2` of a run are (a dictionary word, a
     /// common one), cached per slice of the book.
-    fn bigram_flags(
-        &self,
-        run: &Run,
-        k: usize,
-        cache: &mut FxMap<u64, (bool, bool)>,
-    ) -> (bool, bool) {
-        let code = ((run.ch(k) as u64) << 21) | run.ch(k + 1) as u64;
-        if let Some(&b) = cache.get(&code) {
+    fn bigram_flags(&self, run: &Run, k: usize, cache: &mut Bigrams) -> (bool, bool) {
+        if let Some(b) = cache.at[k] {
             return b;
         }
-        let w = run.sub(k, k + 2);
-        let word = self.vocab.has_word(w);
-        let b = (word, word && self.vocab.suggest_freq(w) >= 100);
-        cache.insert(code, b);
+        let code = ((run.ch(k) as u64) << 21) | run.ch(k + 1) as u64;
+        if let Some(&b) = cache.local.get(&code) {
+            cache.at[k] = Some(b);
+            return b;
+        }
+        let known = cache
+            .shared
+            .read()
+            .expect("bigram lock")
+            .get(&code)
+            .copied();
+        let b = known.unwrap_or_else(|| {
+            let w = run.sub(k, k + 2);
+            let word = self.vocab.has_word(w);
+            let b = (word, word && self.vocab.suggest_freq(w) >= 100);
+            cache.shared.write().expect("bigram lock").insert(code, b);
+            b
+        });
+        cache.local.insert(code, b);
+        cache.at[k] = Some(b);
         b
     }
 
