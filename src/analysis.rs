@@ -14,10 +14,11 @@ use crate::input::SourcePath;
 use crate::output::{ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow};
 use crate::script::{Converter, Normalized};
 use crate::segment::{Cuts, Segmenter};
-use crate::stats::{ChapterWords, Cooccurrence, FxMap, Site, TagSource, Window, WordTable};
+use crate::stats::{Cooccurrence, Site, TagSource, Window, WordTable};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 /// How to read the inputs.
 #[derive(Debug, Clone)]
@@ -265,22 +266,31 @@ struct Tally<'a> {
     /// Per chapter (in any order): its row and its mention rows.
     chapters: Vec<(ChapterRow, Vec<MentionRow>)>,
     words: WordTable<'a>,
-    /// The current chapter's words (kept to reuse its tables).
-    chapter_words: ChapterWords<'a>,
     /// By entity id.
-    entities: Vec<EntityTally<'a>>,
+    entities: Vec<EntityTally>,
     cooccurrence: Cooccurrence,
 }
 
 #[derive(Default)]
-struct EntityTally<'a> {
+struct EntityTally {
     count: u64,
     chapters: u64,
     /// The last chapter counted (while folding), and the first one.
     last: usize,
     first: usize,
     /// Spellings as written, with their counts.
-    spellings: Vec<(&'a str, u64)>,
+    spellings: Vec<Spelling>,
+    /// The name in the tables, shared by this tally's mention rows (each
+    /// tally has its own: threads do not share its reference count).
+    name: Option<Arc<str>>,
+}
+
+/// A spelling of an entity, shared by the tally's mention rows (and a copy
+/// near the tally's other data: the text it was first seen in may be out of
+/// the cache by the time it is compared with again).
+struct Spelling {
+    text: Arc<str>,
+    count: u64,
 }
 
 impl<'a> Tally<'a> {
@@ -290,7 +300,6 @@ impl<'a> Tally<'a> {
         Tally {
             chapters: Vec::new(),
             words: WordTable::default(),
-            chapter_words: ChapterWords::default(),
             entities: list,
             cooccurrence: Cooccurrence::default(),
         }
@@ -304,27 +313,36 @@ impl<'a> Tally<'a> {
         let found = catalog.find_mentions(text);
 
         let mut word_total = 0;
-        let words = &mut self.chapter_words;
-        each_word(cuts, text, &found, catalog, i as u32, |w, start, tag| {
+        let words = &mut self.words;
+        let chapter_no = i as u32;
+        each_word(cuts, text, &found, catalog, chapter_no, |w, start, tag| {
             if !is_punctuation(w) {
                 word_total += 1;
-                words.add(w, start as u32, tag);
+                words.add(w, chapter_no, start as u32, tag);
             }
         });
-        self.words.add_chapter(i as u32, &mut self.chapter_words);
 
         let sentence_ranges = sentences(text);
         let mut chars = CharCursor::new(text);
         let mut mention_rows = Vec::with_capacity(found.len());
         let mut s = 0;
+        // The sentence of the last row, for the next mentions in it.
+        let mut last_sentence: Option<(usize, Arc<str>)> = None;
         let mut record = |m: &Mention, rows: &mut Vec<MentionRow>| {
             while s + 1 < sentence_ranges.len() && sentence_ranges[s].end <= m.start {
                 s += 1;
             }
-            let sentence = sentence_ranges
-                .get(s)
-                .map(|r| chapter.text.original(r.start, r.end).to_string())
-                .unwrap_or_default();
+            let sentence = match &last_sentence {
+                Some((i, sentence)) if *i == s => sentence.clone(),
+                _ => {
+                    let sentence: Arc<str> = sentence_ranges
+                        .get(s)
+                        .map_or("", |r| chapter.text.original(r.start, r.end))
+                        .into();
+                    last_sentence = Some((s, sentence.clone()));
+                    sentence
+                }
+            };
             let surface = chapter.text.original(m.start, m.end);
             let tally = &mut self.entities[m.entity as usize];
             if tally.count == 0 {
@@ -336,15 +354,28 @@ impl<'a> Tally<'a> {
             }
             tally.count += 1;
             tally.first = tally.first.min(index);
-            match tally.spellings.iter_mut().find(|(sp, _)| *sp == surface) {
-                Some(sp) => sp.1 += 1,
-                None => tally.spellings.push((surface, 1)),
-            }
+            let spelling = match tally.spellings.iter_mut().find(|sp| *sp.text == *surface) {
+                Some(sp) => {
+                    sp.count += 1;
+                    sp.text.clone()
+                }
+                None => {
+                    let text: Arc<str> = surface.into();
+                    tally.spellings.push(Spelling {
+                        text: text.clone(),
+                        count: 1,
+                    });
+                    text
+                }
+            };
+            let name = tally
+                .name
+                .get_or_insert_with(|| ctx.names[m.entity as usize].as_str().into());
             rows.push(MentionRow {
                 chapter: index,
-                entity: ctx.names[m.entity as usize].clone(),
+                entity: name.clone(),
                 kind: catalog.get(m.entity).kind.as_str(),
-                surface: surface.to_string(),
+                surface: spelling,
                 start: chars.char_of(m.start),
                 end: chars.char_of(m.end),
                 sentence,
@@ -407,10 +438,10 @@ impl<'a> Tally<'a> {
             };
             mine.count += theirs.count;
             mine.chapters += theirs.chapters;
-            for (surface, n) in theirs.spellings {
-                match mine.spellings.iter_mut().find(|(sp, _)| *sp == surface) {
-                    Some(sp) => sp.1 += n,
-                    None => mine.spellings.push((surface, n)),
+            for theirs in theirs.spellings {
+                match mine.spellings.iter_mut().find(|sp| sp.text == theirs.text) {
+                    Some(sp) => sp.count += theirs.count,
+                    None => mine.spellings.push(theirs),
                 }
             }
         }
@@ -419,130 +450,163 @@ impl<'a> Tally<'a> {
 
     fn into_tables(self, chapters: &'a [ChapterText], ctx: &Context) -> BookTables {
         let Tally {
-            chapters: mut per_chapter,
+            chapters: per_chapter,
             words,
             entities,
-            cooccurrence: cooc,
-            ..
+            cooccurrence,
         } = self;
-        let count = ctx.count;
-        let catalog = ctx.catalog;
-        let mut tables = BookTables::default();
-
-        // Tag each distinct word once, where it stands in the book.
-        let segmenter = ctx.engines.segmenter;
-        let tags: FxMap<&str, &str> = words
-            .tag_sites()
-            .par_iter()
-            .map(|site| {
-                let text = chapters[site.chapter as usize].text.text.as_str();
-                let start = site.start as usize;
-                let tag = segmenter
-                    .tag_at(text, start, start + site.word.len())
-                    .unwrap_or_default();
-                (site.word, tag)
-            })
-            .collect();
-        let stopwords = ctx.engines.stopwords;
-        tables.frequency = words
-            .rows(
-                count.min_count,
-                |w| count.all_words || !stopwords.contains(w),
-                |w| tags.get(w).copied().unwrap_or_default(),
-            )
-            .into_par_iter()
-            .map(|(word, pos, count, chapters)| FrequencyRow {
-                word: word.to_string(),
-                pos: pos.to_string(),
-                count,
-                chapters,
-            })
-            .collect();
-        drop(words);
-
-        per_chapter.sort_unstable_by_key(|(row, _)| row.index);
-        tables.mentions = Vec::with_capacity(per_chapter.iter().map(|c| c.1.len()).sum());
-        for (row, mentions) in per_chapter {
-            tables.chapters.push(row);
-            tables.mentions.extend(mentions);
+        // Tagging the words takes longest, in parallel; the other tables are
+        // made meanwhile.
+        let (frequency, (chapter_rows, (entities, cooccurrence))) = rayon::join(
+            || frequency_table(words, chapters, ctx),
+            || {
+                rayon::join(
+                    || chapter_tables(per_chapter),
+                    || {
+                        (
+                            entity_table(entities, ctx),
+                            cooccurrence_table(&cooccurrence, ctx),
+                        )
+                    },
+                )
+            },
+        );
+        let (chapters, mentions) = chapter_rows;
+        BookTables {
+            chapters,
+            entities,
+            mentions,
+            cooccurrence,
+            frequency,
         }
-
-        let mut entity_rows: Vec<EntityRow> = entities
-            .into_iter()
-            .enumerate()
-            .filter(|(_, t)| t.count > 0)
-            .map(|(id, t)| {
-                let e = catalog.get(id as EntityId);
-                let mut spellings = t.spellings;
-                spellings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-                let original = spellings
-                    .first()
-                    .map(|s| s.0.to_string())
-                    .unwrap_or_default();
-                let variants: Vec<&str> = spellings[1.min(spellings.len())..]
-                    .iter()
-                    .map(|s| s.0)
-                    .collect();
-                EntityRow {
-                    entity: ctx.names[id].clone(),
-                    kind: e.kind.as_str(),
-                    count: t.count,
-                    chapters: t.chapters,
-                    first_chapter: t.first,
-                    original,
-                    variants: variants.join("|"),
-                    aliases: e.aliases.join("|"),
-                    evidence: e.evidence.join("|"),
-                    confidence: format!("{:.2}", e.confidence),
-                }
-            })
-            .collect();
-        entity_rows.sort_by(|a, b| {
-            b.count
-                .cmp(&a.count)
-                .then_with(|| a.entity.cmp(&b.entity))
-                .then_with(|| a.kind.cmp(b.kind))
-        });
-        tables.entities = entity_rows;
-
-        let mut rows: Vec<((EntityId, EntityId), CooccurrenceRow)> = cooc
-            .pairs
-            .par_iter()
-            .filter(|(_, &n)| n >= count.min_count)
-            .map(|(&(a, b), &n)| {
-                let (ea, eb) = (catalog.get(a), catalog.get(b));
-                let (na, nb) = (&ctx.names[a as usize], &ctx.names[b as usize]);
-                let ((src, st), (tgt, tt)) = if na <= nb {
-                    ((na, ea.kind), (nb, eb.kind))
-                } else {
-                    ((nb, eb.kind), (na, ea.kind))
-                };
-                let row = CooccurrenceRow {
-                    source: src.clone(),
-                    target: tgt.clone(),
-                    source_type: st.as_str(),
-                    target_type: tt.as_str(),
-                    count: n,
-                    pmi: format!("{:.3}", cooc.pmi(a, b, n)),
-                };
-                ((a, b), row)
-            })
-            .collect();
-        // Names can repeat (one name, two types; or two names written alike
-        // in Traditional), so types and then ids break the remaining ties.
-        rows.par_sort_unstable_by(|(ia, a), (ib, b)| {
-            b.count
-                .cmp(&a.count)
-                .then_with(|| a.source.cmp(&b.source))
-                .then_with(|| a.target.cmp(&b.target))
-                .then_with(|| a.source_type.cmp(b.source_type))
-                .then_with(|| a.target_type.cmp(b.target_type))
-                .then_with(|| ia.cmp(ib))
-        });
-        let rows: Vec<CooccurrenceRow> = rows.into_iter().map(|(_, row)| row).collect();
-        tables.cooccurrence = rows;
-        tables
     }
+}
+
+fn frequency_table<'a>(
+    words: WordTable<'a>,
+    chapters: &'a [ChapterText],
+    ctx: &Context,
+) -> Vec<FrequencyRow> {
+    // Tag each distinct word once, where it stands in the book.
+    let segmenter = ctx.engines.segmenter;
+    let tags = words.tag_words(|site| {
+        let text = chapters[site.chapter as usize].text.text.as_str();
+        let start = site.start as usize;
+        segmenter
+            .tag_at(text, start, start + site.word.len())
+            .unwrap_or_default()
+    });
+    let count = ctx.count;
+    let stopwords = ctx.engines.stopwords;
+    words
+        .rows(
+            count.min_count,
+            |w| count.all_words || !stopwords.contains(w),
+            &tags,
+        )
+        .into_par_iter()
+        .map(|(word, pos, count, chapters)| FrequencyRow {
+            word: word.to_string(),
+            pos: pos.to_string(),
+            count,
+            chapters,
+        })
+        .collect()
+}
+
+/// The chapter rows and the mention rows, in chapter order.
+fn chapter_tables(
+    mut per_chapter: Vec<(ChapterRow, Vec<MentionRow>)>,
+) -> (Vec<ChapterRow>, Vec<MentionRow>) {
+    per_chapter.sort_unstable_by_key(|(row, _)| row.index);
+    let mut chapters = Vec::with_capacity(per_chapter.len());
+    let mut mentions = Vec::with_capacity(per_chapter.iter().map(|c| c.1.len()).sum());
+    for (row, m) in per_chapter {
+        chapters.push(row);
+        mentions.extend(m);
+    }
+    (chapters, mentions)
+}
+
+fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<EntityRow> {
+    let catalog = ctx.catalog;
+    let mut entity_rows: Vec<EntityRow> = entities
+        .into_iter()
+        .enumerate()
+        .filter(|(_, t)| t.count > 0)
+        .map(|(id, t)| {
+            let e = catalog.get(id as EntityId);
+            let mut spellings = t.spellings;
+            spellings.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.text.cmp(&b.text)));
+            let original = spellings
+                .first()
+                .map(|s| s.text.to_string())
+                .unwrap_or_default();
+            let variants: Vec<&str> = spellings[1.min(spellings.len())..]
+                .iter()
+                .map(|s| &*s.text)
+                .collect();
+            EntityRow {
+                entity: ctx.names[id].clone(),
+                kind: e.kind.as_str(),
+                count: t.count,
+                chapters: t.chapters,
+                first_chapter: t.first,
+                original,
+                variants: variants.join("|"),
+                aliases: e.aliases.join("|"),
+                evidence: e.evidence.join("|"),
+                confidence: format!("{:.2}", e.confidence),
+            }
+        })
+        .collect();
+    entity_rows.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then_with(|| a.entity.cmp(&b.entity))
+            .then_with(|| a.kind.cmp(b.kind))
+    });
+    entity_rows
+}
+
+fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> Vec<CooccurrenceRow> {
+    let count = ctx.count;
+    let catalog = ctx.catalog;
+    let mut rows: Vec<((EntityId, EntityId), CooccurrenceRow)> = cooc
+        .pairs
+        .par_iter()
+        .filter(|(_, &n)| n >= count.min_count)
+        .map(|(&(a, b), &n)| {
+            let (ea, eb) = (catalog.get(a), catalog.get(b));
+            let (na, nb) = (&ctx.names[a as usize], &ctx.names[b as usize]);
+            let ((src, st), (tgt, tt)) = if na <= nb {
+                ((na, ea.kind), (nb, eb.kind))
+            } else {
+                ((nb, eb.kind), (na, ea.kind))
+            };
+            let row = CooccurrenceRow {
+                source: src.clone(),
+                target: tgt.clone(),
+                source_type: st.as_str(),
+                target_type: tt.as_str(),
+                count: n,
+                pmi: format!("{:.3}", cooc.pmi(a, b, n)),
+            };
+            ((a, b), row)
+        })
+        .collect();
+    // Names can repeat (one name, two types; or two names written alike
+    // in Traditional), so types and then ids break the remaining ties.
+    rows.par_sort_unstable_by(|(ia, a), (ib, b)| {
+        b.count
+            .cmp(&a.count)
+            .then_with(|| a.source.cmp(&b.source))
+            .then_with(|| a.target.cmp(&b.target))
+            .then_with(|| a.source_type.cmp(b.source_type))
+            .then_with(|| a.target_type.cmp(b.target_type))
+            .then_with(|| ia.cmp(ib))
+    });
+    rows.into_iter().map(|(_, row)| row).collect()
 }
 
 /// For each army whose name starts with a faction's (契丹兵 → 契丹), that
@@ -580,6 +644,11 @@ fn display_name(engines: &Engines, name: &str) -> String {
 
 /// Punctuation, symbols and whitespace are not words.
 fn is_punctuation(w: &str) -> bool {
+    // Lead bytes E5 to E9 start U+5000..=U+9FFF, all Han: most words,
+    // told without decoding.
+    if matches!(w.as_bytes().first(), Some(0xE5..=0xE9)) {
+        return false;
+    }
     match w.chars().next() {
         // Most words start with a Han character; most others are one
         // punctuation mark.
@@ -703,7 +772,8 @@ mod tests {
             0x2000..0x2100,
             0x3000..0x3100,
             0xFF00..0xFF20,
-            0x4E00..0x4E10,
+            0x4DB0..0x5010,
+            0x9FF0..0xA010,
         ];
         for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
             let w = c.to_string();

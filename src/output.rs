@@ -4,10 +4,11 @@
 //! into place, so a table is either complete or absent.
 
 use crate::error::{Error, Result};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File format of the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,16 +48,28 @@ pub struct EntityRow {
 }
 
 /// mentions.csv
+///
+/// Its strings are shared: a book has hundreds of thousands of mentions but
+/// far fewer names, spellings and sentences holding them, and a shared
+/// string costs no allocation per row.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MentionRow {
     pub chapter: usize,
-    pub entity: String,
+    #[serde(serialize_with = "shared_str")]
+    pub entity: Arc<str>,
     #[serde(rename = "type")]
     pub kind: &'static str,
-    pub surface: String,
+    #[serde(serialize_with = "shared_str")]
+    pub surface: Arc<str>,
     pub start: usize,
     pub end: usize,
-    pub sentence: String,
+    #[serde(serialize_with = "shared_str")]
+    pub sentence: Arc<str>,
+}
+
+/// Writes an `Arc<str>` as the string it holds (as a `String` is written).
+fn shared_str<S: Serializer>(s: &Arc<str>, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    serializer.serialize_str(s)
 }
 
 /// cooccurrence.csv

@@ -138,30 +138,92 @@ pub enum TagSource<'a> {
 
 /// Word counts of any number of chapters, keyed by words borrowed from the
 /// chapter texts: no allocation per token, none per word until the rows are
-/// made. Chapters must be added one at a time, each whole, to one table;
-/// tables of disjoint chapters merge by `merge` in any order.
-#[derive(Debug, Default)]
+/// made. Chapters must be added one at a time, each whole (`chapters` counts
+/// a word once per run of one chapter's words), to one table; tables of
+/// disjoint chapters merge by `merge` in any order.
+///
+/// Every token is counted straight into this table (the entries of the
+/// frequent words stay in the cache): counting each chapter in a small table
+/// of its own first, then merging that in, cost about as much again.
+#[derive(Debug)]
 pub struct WordTable<'a> {
-    /// Words of up to 23 bytes (7 Han characters) by their bytes, kept in
-    /// the key: a lookup reads no text elsewhere in the book. Values index
-    /// `entries`.
-    short: FxMap<ShortKey, u32>,
+    /// One-character words of the CJK block (nearly half the tokens) by code
+    /// point from U+4E00: an array index instead of a hash lookup. Values
+    /// index `entries`; `NO_ENTRY` if the word is not counted yet.
+    han: Vec<u32>,
+    /// Other words of up to 7 bytes (two Han characters: nearly all the
+    /// rest) by their bytes, kept in the key: a lookup reads no text
+    /// elsewhere in the book, and a bucket takes 16 bytes.
+    small: WordMap<u64>,
+    /// Words of 8 to 23 bytes (up to 7 Han characters), likewise.
+    short: WordMap<ShortKey>,
     /// Longer words.
     long: FxMap<&'a str, u32>,
+    /// By entry index: what every occurrence updates, and the rest.
+    counts: Vec<Counts>,
     entries: Vec<WordEntry<'a>>,
+}
+
+const NO_ENTRY: u32 = u32::MAX;
+const HAN: std::ops::RangeInclusive<u32> = 0x4E00..=0x9FFF;
+
+impl Default for WordTable<'_> {
+    fn default() -> Self {
+        WordTable {
+            han: vec![NO_ENTRY; (HAN.end() - HAN.start() + 1) as usize],
+            small: WordMap::default(),
+            short: WordMap::default(),
+            long: FxMap::default(),
+            counts: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+}
+
+/// The index in `WordTable::han` of a word that is one character of the
+/// CJK block.
+#[inline]
+fn han_index(word: &str) -> Option<usize> {
+    match *word.as_bytes() {
+        // A 3-byte lead byte: the word is this one character.
+        [a, b, c] if a & 0xF0 == 0xE0 => {
+            let cp = (a as u32 & 0x0F) << 12 | (b as u32 & 0x3F) << 6 | (c as u32 & 0x3F);
+            HAN.contains(&cp).then(|| (cp - HAN.start()) as usize)
+        }
+        _ => None,
+    }
+}
+
+/// The counts of a word that every occurrence updates, kept apart from the
+/// rest of its entry: in 24 bytes a word, the counts of the book's words
+/// stay in the cache.
+#[derive(Debug, Clone, Copy)]
+struct Counts {
+    count: u64,
+    /// Occurrences with the word's own tag.
+    own: u64,
+    chapters: u32,
+    last_chapter: u32,
 }
 
 #[derive(Debug)]
 struct WordEntry<'a> {
     word: &'a str,
-    count: u64,
-    chapters: u64,
-    last_chapter: u32,
-    /// Occurrences with the word's own tag, and where one of them stands.
-    own: u64,
+    /// Where an occurrence with the word's own tag stands (chapter, byte).
     own_site: (u32, u32),
     /// Occurrences with a tag from elsewhere.
     other: Vec<(TagSource<'a>, u64)>,
+}
+
+/// A word of up to 7 bytes: its length, then its bytes, zero-padded.
+#[inline]
+fn small_key(word: &str) -> u64 {
+    let bytes = word.as_bytes();
+    let mut key = bytes.len() as u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        key |= u64::from(b) << (8 * (i + 1));
+    }
+    key
 }
 
 /// A word of up to 23 bytes: its length, then its bytes, zero-padded.
@@ -192,74 +254,93 @@ impl ShortKey {
     }
 }
 
-impl<'a> WordTable<'a> {
-    /// The entry of `word`, made if new.
+/// Word keys → entry indexes.
+type WordMap<K> = HashMap<K, u32, BuildHasherDefault<WordHasher>>;
+
+/// Hashes word keys with a folded multiply (the high half of the product
+/// folded onto the low half) per 8 bytes, so that a table's bucket (the low
+/// bits) depends on every byte of the key. With `FxHasher`, a key of one
+/// `u64` would pick its bucket by its low bytes alone: the length and the
+/// first UTF-8 lead byte, the same for most words.
+#[derive(Default, Clone, Copy)]
+struct WordHasher {
+    hash: u64,
+}
+
+impl Hasher for WordHasher {
     #[inline]
-    fn entry(&mut self, word: &'a str) -> &mut WordEntry<'a> {
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..c.len()].copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(buf));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        let p = u128::from(self.hash ^ i) * 0x9E37_79B9_7F4A_7C15;
+        self.hash = (p as u64) ^ ((p >> 64) as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl<'a> WordTable<'a> {
+    /// The entry index of `word`, made if new.
+    #[inline]
+    fn index(&mut self, word: &'a str) -> usize {
         let next = self.entries.len() as u32;
-        let i = match ShortKey::of(word) {
-            Some(key) => *self.short.entry(key).or_insert(next),
-            None => *self.long.entry(word).or_insert(next),
+        let i = if let Some(c) = han_index(word) {
+            let slot = &mut self.han[c];
+            if *slot == NO_ENTRY {
+                *slot = next;
+            }
+            *slot
+        } else if word.len() <= 7 {
+            *self.small.entry(small_key(word)).or_insert(next)
+        } else if let Some(key) = ShortKey::of(word) {
+            *self.short.entry(key).or_insert(next)
+        } else {
+            *self.long.entry(word).or_insert(next)
         };
         if i == next {
-            self.entries.push(WordEntry {
-                word,
+            self.counts.push(Counts {
                 count: 0,
+                own: 0,
                 chapters: 0,
                 last_chapter: u32::MAX,
-                own: 0,
+            });
+            self.entries.push(WordEntry {
+                word,
                 own_site: (0, 0),
                 other: Vec::new(),
             });
         }
-        &mut self.entries[i as usize]
+        i as usize
     }
 
     /// Counts one occurrence of `word` at byte `start` of chapter `chapter`.
     #[inline]
     pub fn add(&mut self, word: &'a str, chapter: u32, start: u32, tag: TagSource<'a>) {
-        let e = self.entry(word);
-        e.count += 1;
-        if e.last_chapter != chapter {
-            e.chapters += 1;
-            e.last_chapter = chapter;
+        let i = self.index(word);
+        let c = &mut self.counts[i];
+        c.count += 1;
+        if c.last_chapter != chapter {
+            c.chapters += 1;
+            c.last_chapter = chapter;
         }
         match tag {
             TagSource::Own => {
-                if e.own == 0 {
-                    e.own_site = (chapter, start);
+                if c.own == 0 {
+                    self.entries[i].own_site = (chapter, start);
                 }
-                e.own += 1;
+                c.own += 1;
             }
-            other => add_source(&mut e.other, other, 1),
-        }
-    }
-
-    /// Counts the words of one chapter, gathered in `words` (which is left
-    /// empty, for the next chapter). Counting a chapter apart first keeps
-    /// the lookups of its repeated words in a small table that stays in the
-    /// cache; the book's table then sees each distinct word once per chapter.
-    pub fn add_chapter(&mut self, chapter: u32, words: &mut ChapterWords<'a>) {
-        words.short.clear();
-        words.long.clear();
-        for w in words.entries.drain(..) {
-            let e = self.entry(w.word);
-            e.count += w.count;
-            e.chapters += 1;
-            e.last_chapter = chapter;
-            if w.own > 0 {
-                if e.own == 0 {
-                    e.own_site = (chapter, w.own_start);
-                }
-                e.own += w.own;
-            }
-            if e.other.is_empty() {
-                e.other = w.other;
-            } else {
-                for (source, n) in w.other {
-                    add_source(&mut e.other, source, n);
-                }
-            }
+            other => add_source(&mut self.entries[i].other, other, 1),
         }
     }
 
@@ -268,14 +349,15 @@ impl<'a> WordTable<'a> {
         if self.entries.len() < other.entries.len() {
             std::mem::swap(self, &mut other);
         }
-        for o in other.entries {
-            let e = self.entry(o.word);
-            e.count += o.count;
-            e.chapters += o.chapters;
-            if e.own == 0 {
+        for (oc, o) in other.counts.into_iter().zip(other.entries) {
+            let i = self.index(o.word);
+            let (c, e) = (&mut self.counts[i], &mut self.entries[i]);
+            if c.own == 0 {
                 e.own_site = o.own_site;
             }
-            e.own += o.own;
+            c.count += oc.count;
+            c.own += oc.own;
+            c.chapters += oc.chapters;
             for (source, n) in o.other {
                 add_source(&mut e.other, source, n);
             }
@@ -291,12 +373,36 @@ impl<'a> WordTable<'a> {
         self.entries.is_empty()
     }
 
-    /// One site of each distinct word whose own tag the rows need.
-    pub fn tag_sites(&self) -> Vec<Site<'a>> {
-        let mut sites: FxMap<&'a str, Site<'a>> = FxMap::default();
-        for e in &self.entries {
-            if e.own > 0 {
-                sites.entry(e.word).or_insert(Site {
+    /// The index of `word`'s entry, if it is counted.
+    fn find(&self, word: &str) -> Option<usize> {
+        let i = if let Some(c) = han_index(word) {
+            Some(self.han[c]).filter(|&i| i != NO_ENTRY)
+        } else if word.len() <= 7 {
+            self.small.get(&small_key(word)).copied()
+        } else if let Some(key) = ShortKey::of(word) {
+            self.short.get(&key).copied()
+        } else {
+            self.long.get(word).copied()
+        };
+        i.map(|i| i as usize)
+    }
+
+    /// The own tag of each distinct word the rows need (the words counted
+    /// with their own tag, and the words others were cut from), which `tag`
+    /// gives at one site of the word: the first one met going through the
+    /// entries in order (its own site, then its parents'). The sites are
+    /// tagged in parallel, in text order.
+    pub fn tag_words<'t>(&self, tag: impl Fn(&Site<'a>) -> &'t str + Sync) -> WordTags<'a, 't> {
+        /// Whose tag a site gives: an entry's, or that of a word only cut from.
+        enum Owner<'a> {
+            Entry(usize),
+            Parent(&'a str),
+        }
+        let mut by_entry: Vec<Option<Site<'a>>> = vec![None; self.entries.len()];
+        let mut parents: FxMap<&'a str, Site<'a>> = FxMap::default();
+        for (i, (c, e)) in self.counts.iter().zip(&self.entries).enumerate() {
+            if c.own > 0 {
+                by_entry[i].get_or_insert(Site {
                     word: e.word,
                     chapter: e.own_site.0,
                     start: e.own_site.1,
@@ -304,51 +410,86 @@ impl<'a> WordTable<'a> {
             }
             for (source, _) in &e.other {
                 if let TagSource::Parent(site) = source {
-                    sites.entry(site.word).or_insert(*site);
+                    match self.find(site.word) {
+                        Some(j) => {
+                            by_entry[j].get_or_insert(*site);
+                        }
+                        None => {
+                            parents.entry(site.word).or_insert(*site);
+                        }
+                    }
                 }
             }
         }
-        let mut sites: Vec<Site<'a>> = sites.into_values().collect();
-        sites.sort_by_key(|s| (s.chapter, s.start));
-        sites
+        let mut sites: Vec<(Site<'a>, Owner<'a>)> = by_entry
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, site)| Some((site?, Owner::Entry(i))))
+            .chain(parents.into_iter().map(|(w, s)| (s, Owner::Parent(w))))
+            .collect();
+        sites.par_sort_unstable_by_key(|(s, _)| (s.chapter, s.start));
+        let found: Vec<&'t str> = sites.par_iter().map(|(s, _)| tag(s)).collect();
+        let mut tags = WordTags {
+            by_entry: vec![""; self.entries.len()],
+            parents: FxMap::default(),
+        };
+        for ((_, owner), t) in sites.into_iter().zip(found) {
+            match owner {
+                Owner::Entry(i) => tags.by_entry[i] = t,
+                Owner::Parent(w) => {
+                    tags.parents.insert(w, t);
+                }
+            }
+        }
+        tags
+    }
+
+    /// The own tag of `word` in `tags`.
+    fn tag_of<'t>(&self, tags: &WordTags<'a, 't>, word: &str) -> &'t str {
+        match self.find(word) {
+            Some(i) => tags.by_entry[i],
+            None => tags.parents.get(word).copied().unwrap_or_default(),
+        }
     }
 
     /// Rows `(word, tag, count, chapters)` of the words `keep` accepts and
     /// counted at least `min_count` times, count descending then word. The
-    /// tag is the most frequent one (ties: the smaller tag); `tag_of` gives
-    /// a word's own tag.
+    /// tag is the most frequent one (ties: the smaller tag); `tags` are the
+    /// words' own tags (`tag_words`).
     pub fn rows<'t>(
         &self,
         min_count: u64,
         keep: impl Fn(&str) -> bool + Sync,
-        tag_of: impl Fn(&str) -> &'t str + Sync,
+        tags: &WordTags<'a, 't>,
     ) -> Vec<(&'a str, &'t str, u64, u64)> {
         let mut rows: Vec<(&'a str, &'t str, u64, u64)> = self
-            .entries
+            .counts
             .par_iter()
-            .filter(|e| e.count >= min_count && keep(e.word))
-            .map(|e| {
+            .zip(&self.entries)
+            .enumerate()
+            .filter(|(_, (c, e))| c.count >= min_count && keep(e.word))
+            .map(|(i, (c, e))| {
                 let w = e.word;
-                let mut tags: Vec<(&'t str, u64)> = Vec::with_capacity(1 + e.other.len());
-                let mut tally = |tag: &'t str, n: u64| match tags.iter_mut().find(|t| t.0 == tag) {
+                let mut found: Vec<(&'t str, u64)> = Vec::with_capacity(1 + e.other.len());
+                let mut tally = |tag: &'t str, n: u64| match found.iter_mut().find(|t| t.0 == tag) {
                     Some(t) => t.1 += n,
-                    None => tags.push((tag, n)),
+                    None => found.push((tag, n)),
                 };
-                if e.own > 0 {
-                    tally(tag_of(w), e.own);
+                if c.own > 0 {
+                    tally(tags.by_entry[i], c.own);
                 }
                 for (source, n) in &e.other {
                     match source {
-                        TagSource::Parent(site) => tally(tag_of(site.word), *n),
+                        TagSource::Parent(site) => tally(self.tag_of(tags, site.word), *n),
                         TagSource::Fixed(t) => tally(t, *n),
                         TagSource::Own => unreachable!("own tags are counted apart"),
                     }
                 }
-                let tag = tags
+                let tag = found
                     .iter()
                     .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)))
                     .map_or("", |t| t.0);
-                (w, tag, e.count, e.chapters)
+                (w, tag, c.count, u64::from(c.chapters))
             })
             .collect();
         rows.par_sort_unstable_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(b.0)));
@@ -356,53 +497,13 @@ impl<'a> WordTable<'a> {
     }
 }
 
-/// The word counts of one chapter, before they go into a `WordTable`.
-#[derive(Debug, Default)]
-pub struct ChapterWords<'a> {
-    short: FxMap<ShortKey, u32>,
-    long: FxMap<&'a str, u32>,
-    entries: Vec<ChapterWord<'a>>,
-}
-
+/// The own tags of the words of a `WordTable` (`WordTable::tag_words`).
 #[derive(Debug)]
-struct ChapterWord<'a> {
-    word: &'a str,
-    count: u64,
-    own: u64,
-    own_start: u32,
-    other: Vec<(TagSource<'a>, u64)>,
-}
-
-impl<'a> ChapterWords<'a> {
-    /// Counts one occurrence of `word` at byte `start` of the chapter.
-    #[inline]
-    pub fn add(&mut self, word: &'a str, start: u32, tag: TagSource<'a>) {
-        let next = self.entries.len() as u32;
-        let i = match ShortKey::of(word) {
-            Some(key) => *self.short.entry(key).or_insert(next),
-            None => *self.long.entry(word).or_insert(next),
-        };
-        if i == next {
-            self.entries.push(ChapterWord {
-                word,
-                count: 0,
-                own: 0,
-                own_start: 0,
-                other: Vec::new(),
-            });
-        }
-        let e = &mut self.entries[i as usize];
-        e.count += 1;
-        match tag {
-            TagSource::Own => {
-                if e.own == 0 {
-                    e.own_start = start;
-                }
-                e.own += 1;
-            }
-            other => add_source(&mut e.other, other, 1),
-        }
-    }
+pub struct WordTags<'a, 't> {
+    /// By entry index ("" for a word never counted with its own tag).
+    by_entry: Vec<&'t str>,
+    /// Words only cut from, never counted themselves.
+    parents: FxMap<&'a str, &'t str>,
 }
 
 /// Adds `n` occurrences tagged from `source` (parents compare by word).
@@ -632,25 +733,24 @@ mod tests {
         b.add(long, 2, 30, TagSource::Own);
         a.merge(b);
         assert_eq!(a.len(), 3);
-        let tag = |w: &str| match w {
-            "将军府" => "ns",
-            "大营" => "n",
-            _ => "n",
-        };
-        let rows = a.rows(1, |_| true, tag);
+        // One site per word needing its own tag (any of its occurrences:
+        // its tag is the same everywhere).
+        let sites = std::sync::Mutex::new(Vec::new());
+        let tags = a.tag_words(|s| {
+            sites.lock().unwrap().push((s.word, s.chapter, s.start));
+            match s.word {
+                "将军府" => "ns",
+                _ => "n",
+            }
+        });
+        let rows = a.rows(1, |_| true, &tags);
         // 将军: n 2, nr 1, ns 2: the tie goes to the smaller tag.
         assert_eq!(rows[0], ("将军", "n", 5, 3));
         assert_eq!(rows[1], (long, "n", 2, 2));
         assert_eq!(rows[2], ("大营", "n", 1, 1));
-        let rows = a.rows(2, |w| w != long, tag);
+        let rows = a.rows(2, |w| w != long, &tags);
         assert_eq!(rows.len(), 1);
-        // One site per word needing its own tag (any of its occurrences:
-        // its tag is the same everywhere).
-        let sites: Vec<(&str, u32, u32)> = a
-            .tag_sites()
-            .iter()
-            .map(|s| (s.word, s.chapter, s.start))
-            .collect();
+        let sites = sites.into_inner().unwrap();
         assert_eq!(sites.len(), 4);
         assert!(sites.contains(&("将军", 0, 0)));
         assert!(sites.contains(&("将军府", 2, 3)));
@@ -659,38 +759,27 @@ mod tests {
     }
 
     #[test]
-    fn chapter_words_count_like_single_adds() {
-        let parent = Site {
-            word: "将军府",
-            chapter: 1,
-            start: 3,
-        };
-        let words: [(&str, u32, u32, TagSource); 5] = [
-            ("将军", 0, 0, TagSource::Own),
-            ("大营", 0, 6, TagSource::Own),
-            ("将军", 0, 12, TagSource::Fixed("nr")),
-            ("将军", 1, 3, TagSource::Parent(parent)),
-            ("将军", 1, 20, TagSource::Own),
-        ];
-        let mut one = WordTable::default();
-        for &(w, c, s, t) in &words {
-            one.add(w, c, s, t);
+    fn one_character_words_count_apart_from_look_alikes() {
+        // 道 is in the CJK block (the array); 〇 and ＡＢ are not, and "abc"
+        // is three bytes but three characters (the hash maps).
+        let words = ["道", "〇", "abc", "道", "一", "鿿", "abc", "㐀", "道"];
+        let mut t = WordTable::default();
+        for (i, w) in words.into_iter().enumerate() {
+            t.add(w, (i / 4) as u32, i as u32, TagSource::Own);
         }
-        let mut by_chapter = WordTable::default();
-        let mut chapter = ChapterWords::default();
-        for c in 0..2 {
-            for &(w, _, s, t) in words.iter().filter(|x| x.1 == c) {
-                chapter.add(w, s, t);
-            }
-            by_chapter.add_chapter(c, &mut chapter);
-        }
-        let tag = |w: &str| if w == "将军府" { "ns" } else { "n" };
-        assert_eq!(
-            one.rows(1, |_| true, tag),
-            by_chapter.rows(1, |_| true, tag)
-        );
-        assert_eq!(by_chapter.rows(1, |_| true, tag)[0], ("将军", "n", 4, 2));
-        assert_eq!(one.tag_sites(), by_chapter.tag_sites());
+        assert_eq!(t.len(), 6);
+        let rows = t.rows(1, |_| true, &t.tag_words(|_| "x"));
+        assert_eq!(rows[0], ("道", "x", 3, 2));
+        assert_eq!(rows[1], ("abc", "x", 2, 2));
+        assert_eq!(rows[2], ("〇", "x", 1, 1));
+        assert_eq!(rows[3], ("㐀", "x", 1, 1));
+        assert_eq!(rows[4], ("一", "x", 1, 1));
+        assert_eq!(rows[5], ("鿿", "x", 1, 1));
+        assert_eq!(han_index("一"), Some(0));
+        assert_eq!(han_index("鿿"), Some(0x9FFF - 0x4E00));
+        assert_eq!(han_index("㐀"), None);
+        assert_eq!(han_index("abc"), None);
+        assert_eq!(han_index("一二"), None);
     }
 
     #[test]
