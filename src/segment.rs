@@ -32,6 +32,13 @@ pub fn base_dictionary() -> &'static Jieba {
     BASE.get_or_init(Jieba::new)
 }
 
+/// Loads jieba's part-of-speech tables (read on first use by any tagging,
+/// and that first use costs as much as tagging a 1 MB book), so that it can
+/// be done while the dictionary loads on another thread.
+pub fn warm_up_tagger() {
+    let _ = Jieba::empty().tag("吕布", true);
+}
+
 /// The shared segmenter.
 #[derive(Clone)]
 pub struct Segmenter {

@@ -288,6 +288,45 @@ pub struct EvalArgs {
     pub lexicon: LexiconArgs,
 }
 
+/// The dictionary-based engines: the slow part of a plan (jieba's
+/// dictionary), built on its own so it can load while the input is read.
+pub struct Dictionaries {
+    pub segmenter: Segmenter,
+    pub recognizer: Recognizer,
+    pub stopwords: HashSet<String>,
+}
+
+impl Dictionaries {
+    /// The segmenter (jieba + `dict/` + `--dict`) and the recognizer (our
+    /// lexicon + `--aliases`), built side by side.
+    pub fn load(lexicon: &LexiconArgs) -> Result<Dictionaries> {
+        let (segmenter, lex) = rayon::join(
+            || -> Result<Segmenter> {
+                let mut segmenter = Segmenter::new(!lexicon.no_hmm);
+                for path in &lexicon.dicts {
+                    segmenter.load_user_dict(path)?;
+                }
+                Ok(segmenter)
+            },
+            || -> Result<(Recognizer, HashSet<String>)> {
+                let mut lex = Lexicon::builtin();
+                for path in &lexicon.aliases {
+                    lex.add_aliases_file(path)?;
+                }
+                let stopwords = lex.stopwords().clone();
+                Ok((Recognizer::new(lex), stopwords))
+            },
+        );
+        let segmenter = segmenter?;
+        let (recognizer, stopwords) = lex?;
+        Ok(Dictionaries {
+            segmenter,
+            recognizer,
+            stopwords,
+        })
+    }
+}
+
 /// Everything expensive, built once from the arguments and lent by reference.
 pub struct Plan {
     pub converter: Box<dyn Converter>,
@@ -307,25 +346,22 @@ impl Plan {
         lexicon: &LexiconArgs,
         table: Option<&TableArgs>,
     ) -> Result<Plan> {
-        Plan::with_converter(make_converter(input)?, input, lexicon, table)
+        let dictionaries = Dictionaries::load(lexicon)?;
+        Plan::with_converter(make_converter(input)?, dictionaries, input, table)
     }
 
     /// `new` with the converter already made (`make_converter`).
     pub fn with_converter(
         converter: Box<dyn Converter>,
+        dictionaries: Dictionaries,
         input: &InputArgs,
-        lexicon: &LexiconArgs,
         table: Option<&TableArgs>,
     ) -> Result<Plan> {
-        let mut segmenter = Segmenter::new(!lexicon.no_hmm);
-        for path in &lexicon.dicts {
-            segmenter.load_user_dict(path)?;
-        }
-        let mut lex = Lexicon::builtin();
-        for path in &lexicon.aliases {
-            lex.add_aliases_file(path)?;
-        }
-        let stopwords = lex.stopwords().clone();
+        let Dictionaries {
+            segmenter,
+            recognizer,
+            stopwords,
+        } = dictionaries;
         let display = match table.map(|t| t.script) {
             Some(ScriptOut::Traditional) => {
                 Some(Box::new(FerrousConverter::new(ScriptConfig::S2t)?) as Box<dyn Converter>)
@@ -354,7 +390,7 @@ impl Plan {
             converter,
             display,
             segmenter,
-            recognizer: Recognizer::new(lex),
+            recognizer,
             stopwords,
             read: read_options(input)?,
             count,

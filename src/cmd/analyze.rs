@@ -1,6 +1,6 @@
 //! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
 
-use crate::cli::{make_converter, read_options, AnalyzeArgs, Plan};
+use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
 use serde::Serialize;
@@ -13,20 +13,17 @@ use zhnovel::input::{collect_sources, natural_cmp, SourcePath};
 use zhnovel::output::{
     prepare_output_dir, write_graphml, write_manifest, write_table, Columns, Manifest, TableFormat,
 };
-use zhnovel::segment::base_dictionary;
+use zhnovel::segment::warm_up_tagger;
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     prepare_output_dir(&args.output, args.force)?;
-    // jieba's dictionary loads (most of the start-up) while the first book
-    // is read, decoded, split, cleaned and converted (OpenCC loads its
-    // dictionaries on first use). The engines are built after both; a bad
-    // option or dictionary is still reported before anything about the
-    // inputs.
+    // The dictionaries load (jieba's is most of the start-up) while the
+    // first book is read, decoded, split, cleaned and converted (OpenCC
+    // loads its dictionaries on first use); a bad option or dictionary is
+    // still reported before anything about the inputs.
     let converter = make_converter(&args.input)?;
-    let (_, first) = rayon::join(
-        || {
-            base_dictionary();
-        },
+    let (dictionaries, first) = rayon::join(
+        || Dictionaries::load(&args.lexicon),
         || -> Result<_> {
             let read = read_options(&args.input)?;
             let books = if args.books {
@@ -36,10 +33,11 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
             };
             let (chapters, errors) = read_book(&books[0].1, &read);
             let chapters = normalize_book(chapters, converter.as_ref());
+            warm_up_tagger();
             Ok((books, (chapters, errors)))
         },
     );
-    let plan = Plan::with_converter(converter, &args.input, &args.lexicon, Some(&args.table))?;
+    let plan = Plan::with_converter(converter, dictionaries?, &args.input, Some(&args.table))?;
     let (books, first) = first?;
     let mut first = Some(first);
     let mut failed = false;
