@@ -1411,16 +1411,14 @@ impl Recognizer {
     fn decide(&self, runs: &[Run], m: &Measured) -> Vec<Decided> {
         let t0 = Instant::now();
         // Phase 1: persons, places and lexicon factions.
-        let mut first: Vec<Decided> = Vec::new();
-        for (id, &w) in m.words.iter().enumerate() {
-            let st = &m.stats[id];
-            if st.aux || st.count == 0 {
-                continue;
-            }
-            if let Some(d) = self.judge(w, st) {
-                first.push(d);
-            }
-        }
+        // Each candidate on its own, in parallel (then sorted by name).
+        let mut first: Vec<Decided> = m
+            .words
+            .par_iter()
+            .zip(&m.stats)
+            .filter(|(_, st)| !st.aux && st.count > 0)
+            .filter_map(|(&w, st)| self.judge(w, st))
+            .collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phase(t0, "decide: judge");
         let first = self.resolve_nested(first, runs);
@@ -1454,16 +1452,13 @@ impl Recognizer {
             .filter(|d| d.kind == EntityType::Place)
             .map(|d| d.name.as_str())
             .collect();
-        let mut armies: Vec<Decided> = Vec::new();
-        for (id, &w) in m.words.iter().enumerate() {
-            let st = &m.stats[id];
-            if st.aux || st.count == 0 {
-                continue;
-            }
-            if let Some(d) = self.judge_army(w, st, m, &places) {
-                armies.push(d);
-            }
-        }
+        let mut armies: Vec<Decided> = m
+            .words
+            .par_iter()
+            .zip(&m.stats)
+            .filter(|(_, st)| !st.aux && st.count > 0)
+            .filter_map(|(&w, st)| self.judge_army(w, st, m, &places))
+            .collect();
         armies.sort_by(|a, b| a.name.cmp(&b.name));
         phase(t0, "decide: armies");
         let armies = self.resolve_nested(armies, runs);
