@@ -155,9 +155,9 @@ pub struct BookTables {
 /// Discovers the book's entities and counts every chapter. `progress` is
 /// called once per chapter done (from any thread).
 ///
-/// Discovery reads the whole book on one thread; meanwhile the other threads
-/// already cut the chapters into words, which needs no catalog. The mentions
-/// and counts follow once the catalog is there.
+/// Discovery (itself parallel over slices of the book) and cutting the
+/// chapters into words, which needs no catalog, share the thread pool; the
+/// mentions and counts follow once the catalog is there.
 pub fn analyze_book(
     chapters: &[ChapterText],
     engines: &Engines,

@@ -16,6 +16,12 @@
 //!    pointwise mutual information over the candidate's split points. In a
 //!    book over 200 000 Han characters a string proposed only once is not
 //!    counted.
+//!
+//!    Both scans run over slices of the book in parallel (candidates merged
+//!    in book order, counts added up, neighbour pairs sorted before their
+//!    floating-point sums), so the catalog is the same at any thread count.
+//!    Strings are looked up by their characters packed into an integer
+//!    (`corpus::Key`), behind a bit table of candidate first-character pairs.
 //! 3. **Decision.** Each candidate gets a score per type from its evidence;
 //!    the best type above its threshold wins (order below). Nested
 //!    candidates are resolved by counts (耶律挞 lives only inside 耶律挞烈,
@@ -155,16 +161,15 @@ pub struct Recognizer {
     factions_1: HashSet<String>,
     surnames: FxMap<String, u8>,
     titles: FxMap<String, TitlePosition>,
+    /// Cues and titles of up to `MAX_CUE` characters, with every part they
+    /// begin or end with, by key: what the context scans look up.
+    affixes: FxMap<Key, Affix>,
+    locatives: CharSet,
+    demonstratives: CharSet,
     /// The maps the scans look up at every character, by key.
-    cue_keys: FxMap<Key, [u8; CLASSES]>,
     surname_keys: FxMap<Key, u8>,
-    title_keys: FxMap<Key, TitlePosition>,
     suffix_keys: FxMap<Key, (bool, bool)>,
     lex_keys: FxMap<Key, ()>,
-    /// First characters of cues and titles (with the longest length) and
-    /// their last characters: most positions start or end none.
-    cue_first: CharLengths,
-    cue_last: CharSet,
     /// First characters of surnames and of place or army suffixes.
     surname_first: CharSet,
     suffix_first: CharSet,
@@ -528,9 +533,15 @@ fn first_two_bit(a: char, b: char) -> usize {
 struct Bigrams<'m> {
     /// By position in the current run (several features read each).
     at: Vec<Option<(bool, bool)>>,
-    local: FxMap<u64, (bool, bool)>,
+    /// A direct-mapped cache: a pair's code and flags (`code << 2 | word << 1
+    /// | common`) in the slot its hash picks, 0 when empty. One load per
+    /// look-up, where a hash map costs two cache misses.
+    local: Vec<u64>,
     shared: &'m RwLock<FxMap<u64, (bool, bool)>>,
 }
+
+/// Size of `Bigrams::local` (2^16 slots, 512 KiB).
+const LOCAL_BIGRAM_BITS: u32 = 16;
 
 /// Each distinct value with its count, sorted.
 fn tally(mut values: Vec<u64>) -> Vec<(u64, u32)> {
@@ -718,15 +729,6 @@ impl Recognizer {
             suffixes.entry(k.clone()).or_default().1 = true;
         }
         let suffix_keys = by_key(&suffixes);
-        let mut cue_first = CharLengths::default();
-        let mut cue_last = CharSet::new();
-        for w in lexicon.cues.keys().chain(lexicon.titles.keys()) {
-            let len = w.chars().count();
-            if let (Some(a), Some(z)) = (w.chars().next(), w.chars().last()) {
-                cue_first.raise(a, len.min(MAX_CUE));
-                cue_last.insert(z);
-            }
-        }
         let surname_first: CharSet = lexicon
             .surnames
             .keys()
@@ -749,9 +751,10 @@ impl Recognizer {
             }
         }
         Recognizer {
-            cue_keys: by_key(&cues),
+            affixes: affixes(&cues, &titles),
+            locatives: LOCATIVES.chars().collect(),
+            demonstratives: "那这此该个位名".chars().collect(),
             surname_keys: by_key(&surnames),
-            title_keys: by_key(&titles),
             suffix_keys,
             lex_keys: by_key(&lex_names),
             lex: lexicon,
@@ -769,8 +772,6 @@ impl Recognizer {
             titles,
             lex_names,
             lex_first,
-            cue_first,
-            cue_last,
             surname_first,
             suffix_first,
             word_cache: Default::default(),
@@ -1080,7 +1081,7 @@ impl Recognizer {
         let (mut left, mut right) = (Vec::new(), Vec::new());
         let mut crossing = Bigrams {
             at: Vec::new(),
-            local: FxMap::default(),
+            local: vec![0; 1 << LOCAL_BIGRAM_BITS],
             shared: bigrams,
         };
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
@@ -1189,33 +1190,33 @@ impl Recognizer {
             }
         }
         // String before a person cue starting at i; string after a movement cue ending at i.
-        let cue_max = self.cue_first.get(c);
-        for clen in 1..=cue_max.min(n - i) {
-            let Some(cue) = self.cue_keys.get(&key(run, i, i + clen)) else {
-                continue;
+        for clen in 1..=MAX_CUE.min(n - i) {
+            let Some(a) = self.affix(run, i, i + clen) else {
+                break;
             };
-            let strong_person =
-                cue[class_index(CueClass::Say)] >= 3 || cue[class_index(CueClass::Act)] >= 3;
+            let strong_person = a.cue.is_some_and(|cue| {
+                cue[class_index(CueClass::Say)] >= 3 || cue[class_index(CueClass::Act)] >= 3
+            });
             if strong_person {
                 for len in 2..=4usize.min(i) {
                     out.push((i - len, i));
                 }
             }
+            if !a.starts_longer {
+                break;
+            }
         }
-        let back_max = if i > 0 && self.cue_last.contains(&run.ch(i - 1)) {
-            MAX_CUE
-        } else {
-            0
-        };
-        for clen in 1..=back_max.min(i) {
-            let mov = self
-                .cue_keys
-                .get(&key(run, i - clen, i))
-                .map_or(0, |c| c[class_index(CueClass::Mov)]);
-            if mov >= 3 {
+        for clen in 1..=MAX_CUE.min(i) {
+            let Some(a) = self.affix(run, i - clen, i) else {
+                break;
+            };
+            if a.cue.is_some_and(|c| c[class_index(CueClass::Mov)] >= 3) {
                 for len in 2..=4usize.min(n - i) {
                     out.push((i, i + len));
                 }
+            }
+            if !a.ends_longer {
+                break;
             }
         }
         out.retain(|&(s, e)| e - s <= MAX_CAND);
@@ -1234,13 +1235,11 @@ impl Recognizer {
             }
             return f;
         }
-        let first_is_cue = self.cue_first.get(run.ch(j)) > 0;
         let adverb_end = |alen: usize| {
-            let adverb = first_is_cue
-                && j + alen < n
+            let adverb = j + alen < n
                 && self
-                    .cue_keys
-                    .get(&key(run, j, j + alen))
+                    .affix(run, j, j + alen)
+                    .and_then(|a| a.cue)
                     .is_some_and(|c| c[class_index(CueClass::Adv)] > 0);
             if adverb {
                 j + alen
@@ -1253,47 +1252,56 @@ impl Recognizer {
             if s == usize::MAX {
                 continue;
             }
-            // Most characters start no cue or title: skip them at once.
-            let max = self.cue_first.get(run.ch(s));
-            if max == 0 {
-                continue;
-            }
-            for clen in 1..=max.min(n - s) {
-                let k = key(run, s, s + clen);
-                if clen >= 2 && si == 0 && self.title_keys.get(&k).is_some_and(|p| p.after_name()) {
+            for clen in 1..=MAX_CUE.min(n - s) {
+                // No cue or title starts so: none starts with more either.
+                let Some(a) = self.affix(run, s, s + clen) else {
+                    break;
+                };
+                if clen >= 2 && si == 0 && a.title.is_some_and(|p| p.after_name()) {
                     f.title = true;
                 }
-                let Some(c) = self.cue_keys.get(&k) else {
-                    continue;
-                };
-                if clen == 1 {
-                    let glued_next = s + 2 <= n
-                        && !self.cue_keys.contains_key(&key(run, s, s + 2))
-                        && self.crosses(run, s, crossing);
-                    let glued_prev = si == 0 && j > 0 && self.crosses(run, s - 1, crossing);
-                    if glued_next || glued_prev {
-                        continue;
+                'cue: {
+                    let Some(c) = a.cue else {
+                        break 'cue;
+                    };
+                    if clen == 1 {
+                        let glued_next = s + 2 <= n
+                            && self.affix(run, s, s + 2).is_none_or(|a| a.cue.is_none())
+                            && self.crosses(run, s, crossing);
+                        let glued_prev = si == 0 && j > 0 && self.crosses(run, s - 1, crossing);
+                        if glued_next || glued_prev {
+                            break 'cue;
+                        }
+                    }
+                    f.say = f.say.max(c[class_index(CueClass::Say)]);
+                    f.act = f.act.max(c[class_index(CueClass::Act)]);
+                    if si == 0 {
+                        f.loc = f.loc.max(c[class_index(CueClass::Loc)]);
                     }
                 }
-                f.say = f.say.max(c[class_index(CueClass::Say)]);
-                f.act = f.act.max(c[class_index(CueClass::Act)]);
-                if si == 0 {
-                    f.loc = f.loc.max(c[class_index(CueClass::Loc)]);
+                if !a.starts_longer {
+                    break;
                 }
             }
         }
         let cue = f.say >= 2 || f.act >= 2 || f.loc >= 2 || f.title;
-        f.title_cut = j > 0
-            && (2..=4).any(|k| {
-                j - 1 + k <= n
-                    && self
-                        .title_keys
-                        .get(&key(run, j - 1, j - 1 + k))
-                        .is_some_and(|p| p.after_name())
-            });
+        if j > 0 {
+            for k in 1..=MAX_CUE.min(n + 1 - j) {
+                let Some(a) = self.affix(run, j - 1, j - 1 + k) else {
+                    break;
+                };
+                if k >= 2 && a.title.is_some_and(|p| p.after_name()) {
+                    f.title_cut = true;
+                    break;
+                }
+                if !a.starts_longer {
+                    break;
+                }
+            }
+        }
         f.bnd = self.is_bnd(run.ch(j));
         // 永乐城下, 燕山中: a locative after a name makes words (城下) freely.
-        let locative = LOCATIVES.contains(run.ch(j));
+        let locative = self.locatives.contains(&run.ch(j));
         f.bad = j > 0 && !cue && !locative && self.crosses(run, j - 1, crossing);
         f
     }
@@ -1308,45 +1316,54 @@ impl Recognizer {
             return f;
         }
         let mut long_cue = false;
-        // Cues and titles ending here all end with the character before i.
-        let max = if self.cue_last.contains(&run.ch(i - 1)) {
-            MAX_CUE
-        } else {
-            0
-        };
-        for clen in 1..=max.min(i) {
-            let k = key(run, i - clen, i);
-            if clen >= 2 && self.title_keys.get(&k).is_some_and(|p| p.before_name()) {
+        for clen in 1..=MAX_CUE.min(i) {
+            // No cue or title ends so: none ends with more either.
+            let Some(a) = self.affix(run, i - clen, i) else {
+                break;
+            };
+            if clen >= 2 && a.title.is_some_and(|p| p.before_name()) {
                 f.title = true;
             }
-            let Some(c) = self.cue_keys.get(&k) else {
-                continue;
-            };
-            if clen == 1
-                && i >= 2
-                && !self.cue_keys.contains_key(&key(run, i - 2, i))
-                && self.crosses(run, i - 2, crossing)
-            {
-                continue;
+            'cue: {
+                let Some(c) = a.cue else {
+                    break 'cue;
+                };
+                if clen == 1
+                    && i >= 2
+                    && self.affix(run, i - 2, i).is_none_or(|a| a.cue.is_none())
+                    && self.crosses(run, i - 2, crossing)
+                {
+                    break 'cue;
+                }
+                let (cc, mc, nc) = (
+                    c[class_index(CueClass::Cmd)],
+                    c[class_index(CueClass::Mov)],
+                    c[class_index(CueClass::Nam)],
+                );
+                f.cmd = f.cmd.max(cc);
+                f.mov = f.mov.max(mc);
+                f.nam = f.nam.max(nc);
+                if clen >= 2 && (cc >= 2 || mc >= 2 || nc >= 2) {
+                    long_cue = true;
+                }
             }
-            let (cc, mc, nc) = (
-                c[class_index(CueClass::Cmd)],
-                c[class_index(CueClass::Mov)],
-                c[class_index(CueClass::Nam)],
-            );
-            f.cmd = f.cmd.max(cc);
-            f.mov = f.mov.max(mc);
-            f.nam = f.nam.max(nc);
-            if clen >= 2 && (cc >= 2 || mc >= 2 || nc >= 2) {
-                long_cue = true;
+            if !a.ends_longer {
+                break;
             }
         }
         f.bnd = self.is_bnd(run.ch(i - 1));
-        f.dem = "那这此该个位名".contains(run.ch(i - 1));
+        f.dem = self.demonstratives.contains(&run.ch(i - 1));
         f.word = i < run.len() && self.bigram_flags(run, i - 1, crossing).0;
         // A one-character cue glued into a word (出口) explains nothing.
         f.bad = i < run.len() && !(long_cue || f.title) && self.crosses(run, i - 1, crossing);
         f
+    }
+
+    /// The cue or title of characters `i..j` of a run (`j - i` at most
+    /// `MAX_CUE`), or the longer ones it begins or ends; None if none.
+    #[inline]
+    fn affix(&self, run: &Run, i: usize, j: usize) -> Option<&Affix> {
+        self.affixes.get(&key(run, i, j))
     }
 
     /// Whether characters `k..k + 2` of a run are a common word (jieba
@@ -1362,7 +1379,10 @@ impl Recognizer {
             return b;
         }
         let code = ((run.ch(k) as u64) << 21) | run.ch(k + 1) as u64;
-        if let Some(&b) = cache.local.get(&code) {
+        let slot = (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - LOCAL_BIGRAM_BITS)) as usize;
+        let entry = cache.local[slot];
+        if entry >> 2 == code {
+            let b = (entry & 2 != 0, entry & 1 != 0);
             cache.at[k] = Some(b);
             return b;
         }
@@ -1379,7 +1399,7 @@ impl Recognizer {
             cache.shared.write().expect("bigram lock").insert(code, b);
             b
         });
-        cache.local.insert(code, b);
+        cache.local[slot] = (code << 2) | (u64::from(b.0) << 1) | u64::from(b.1);
         cache.at[k] = Some(b);
         b
     }
@@ -2906,6 +2926,47 @@ fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
         contained[b] = inner;
     }
     (containers, contained)
+}
+
+/// What a string of up to `MAX_CUE` characters is among cues and titles.
+#[derive(Debug, Clone, Copy, Default)]
+struct Affix {
+    cue: Option<[u8; CLASSES]>,
+    title: Option<TitlePosition>,
+    /// It begins / ends a longer cue or title.
+    starts_longer: bool,
+    ends_longer: bool,
+}
+
+fn affixes(
+    cues: &FxMap<String, [u8; CLASSES]>,
+    titles: &FxMap<String, TitlePosition>,
+) -> FxMap<Key, Affix> {
+    let mut out: FxMap<Key, Affix> = FxMap::default();
+    let words = cues.keys().chain(titles.keys());
+    for w in words {
+        let chars: Vec<char> = w.chars().collect();
+        let len = chars.len();
+        if len == 0 || len > MAX_CUE {
+            continue;
+        }
+        for l in 1..len {
+            let begins = corpus::key_of_chars(&chars[..l]).expect("short");
+            out.entry(begins).or_default().starts_longer = true;
+            let ends = corpus::key_of_chars(&chars[len - l..]).expect("short");
+            out.entry(ends).or_default().ends_longer = true;
+        }
+        let whole = out
+            .entry(corpus::key_of_chars(&chars).expect("short"))
+            .or_default();
+        if let Some(&c) = cues.get(w.as_str()) {
+            whole.cue = Some(c);
+        }
+        if let Some(&t) = titles.get(w.as_str()) {
+            whole.title = Some(t);
+        }
+    }
+    out
 }
 
 /// A map by key (strings too long for a key are left out: the scans never
