@@ -110,6 +110,7 @@ impl Catalog {
             Some(
                 AhoCorasickBuilder::new()
                     .match_kind(MatchKind::LeftmostLongest)
+                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                     .build(patterns.iter().map(|p| p.0.as_str()))
                     .expect("entity names build a matcher"),
             )

@@ -2262,7 +2262,10 @@ impl Recognizer {
         if decided.is_empty() {
             return decided;
         }
-        let Ok(ac) = aho_corasick::AhoCorasick::new(decided.iter().map(|d| d.name.as_str())) else {
+        let Ok(ac) = aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(decided.iter().map(|d| d.name.as_str()))
+        else {
             return decided;
         };
         let listed =
@@ -2331,6 +2334,7 @@ impl Recognizer {
             .collect();
         let known_list: Vec<(&str, EntityType)> = known.iter().map(|(w, k)| (*w, *k)).collect();
         let Ok(known_ac) = aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .match_kind(aho_corasick::MatchKind::LeftmostLongest)
             .build(known_list.iter().map(|k| k.0))
         else {
