@@ -182,6 +182,51 @@ fn traditional_and_simplified_give_the_same_top_persons() {
 }
 
 /// `ZH_FILE=corpus/seeds/x.txt ZH_WORDS=耶律成,孤山口 cargo test --test entity_quality explain -- --ignored --nocapture`
+/// Discovery runs on slices of the book in parallel: the catalog and the
+/// candidate report must not depend on the number of threads, also for a
+/// book long enough (over 200 000 Han characters) to drop one-off proposals.
+#[test]
+fn discovery_does_not_depend_on_the_thread_count() {
+    let text = simplified(&root().join("tests/data/shuihu-sample-trad.txt"));
+    let mut chapters: Vec<String> = Vec::new();
+    for _ in 0..5 {
+        chapters.extend(text.split("\n\n").map(str::to_string));
+    }
+    let han: usize = chapters
+        .iter()
+        .map(|c| {
+            c.chars()
+                .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+                .count()
+        })
+        .sum();
+    assert!(han > 200_000, "{han} Han characters");
+    let texts: Vec<&str> = chapters.iter().map(String::as_str).collect();
+    let recognizer = Recognizer::new(Lexicon::builtin());
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                (
+                    recognizer.discover(&texts).entities().to_vec(),
+                    recognizer.candidates(&texts),
+                )
+            })
+    };
+    let (one, one_candidates) = run(1);
+    assert!(one.len() > 50, "{} entities", one.len());
+    for threads in [2, 3, 8] {
+        let (many, many_candidates) = run(threads);
+        assert_eq!(one, many, "catalog at {threads} threads");
+        assert_eq!(
+            one_candidates, many_candidates,
+            "candidates at {threads} threads"
+        );
+    }
+}
+
 #[test]
 #[ignore]
 fn explain() {
