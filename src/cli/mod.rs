@@ -350,7 +350,8 @@ impl Plan {
         Plan::with_converter(make_converter(input)?, dictionaries, input, table)
     }
 
-    /// `new` with the converter already made (`make_converter`).
+    /// `new` with the converter (`make_converter`) and the dictionaries
+    /// (`Dictionaries::load`) already made.
     pub fn with_converter(
         converter: Box<dyn Converter>,
         dictionaries: Dictionaries,

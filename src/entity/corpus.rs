@@ -252,8 +252,14 @@ impl<'a> RunStore<'a> {
         store
     }
 
-    /// The runs, in order.
-    pub fn runs(&self) -> Vec<Run<'_>> {
+    /// The runs, in order, with their slices for the parallel scans.
+    pub fn runs(&self) -> Runs<'_> {
+        let runs = self.run_views();
+        let slices = chunk_ranges(&runs, 2 * rayon::current_num_threads());
+        Runs { runs, slices }
+    }
+
+    fn run_views(&self) -> Vec<Run<'_>> {
         let mut out = Vec::with_capacity(self.spans.len());
         for (k, (span, next)) in self
             .spans
@@ -320,18 +326,37 @@ fn chapter_runs(chapter: usize, text: &str) -> RunStore<'_> {
     store
 }
 
-/// Splits runs into about `parts` consecutive slices of similar length in
-/// characters, for the parallel scans (whose partial results are merged in
-/// slice order, so the split never changes a result).
-pub fn chunks<'r, 'a>(runs: &'r [Run<'a>], parts: usize) -> Vec<&'r [Run<'a>]> {
-    chunk_ranges(runs, parts)
-        .into_iter()
-        .map(|r| &runs[r])
-        .collect()
+/// A book's runs, and their split into consecutive slices of similar length
+/// (two per thread) for the parallel scans, made once. Derefs to the runs.
+pub struct Runs<'a> {
+    runs: Vec<Run<'a>>,
+    slices: Vec<std::ops::Range<usize>>,
 }
 
-/// `chunks` as index ranges of `runs`.
-pub fn chunk_ranges(runs: &[Run], parts: usize) -> Vec<std::ops::Range<usize>> {
+impl<'a> Runs<'a> {
+    /// The slices, in book order.
+    pub fn slices(&self) -> Vec<&[Run<'a>]> {
+        self.slices.iter().map(|r| &self.runs[r.clone()]).collect()
+    }
+
+    /// The slices as index ranges of the runs.
+    pub fn slice_ranges(&self) -> &[std::ops::Range<usize>] {
+        &self.slices
+    }
+}
+
+impl<'a> std::ops::Deref for Runs<'a> {
+    type Target = [Run<'a>];
+
+    fn deref(&self) -> &[Run<'a>] {
+        &self.runs
+    }
+}
+
+/// Splits runs into about `parts` consecutive slices of similar length in
+/// characters, as index ranges, for the parallel scans (whose partial
+/// results are merged in slice order, so the split never changes a result).
+fn chunk_ranges(runs: &[Run], parts: usize) -> Vec<std::ops::Range<usize>> {
     let total: usize = runs.iter().map(|r| r.len()).sum();
     let target = total / parts.max(1) + 1;
     let mut out = Vec::new();
@@ -389,8 +414,11 @@ mod tests {
         let store = RunStore::new(&[text, "寅卯"]);
         let rs = store.runs();
         for parts in 1..=8 {
-            let cs = chunks(&rs, parts);
-            let joined: Vec<&str> = cs.iter().flat_map(|c| c.iter().map(|r| r.text)).collect();
+            let cs = chunk_ranges(&rs, parts);
+            let joined: Vec<&str> = cs
+                .iter()
+                .flat_map(|c| rs[c.clone()].iter().map(|r| r.text))
+                .collect();
             let all: Vec<&str> = rs.iter().map(|r| r.text).collect();
             assert_eq!(joined, all, "{parts} parts");
             assert!(cs.len() <= parts + 1);

@@ -75,7 +75,7 @@
 //!
 //! Confidence is the winning score, capped at 1.
 
-use super::corpus::{self, extend_key, CharLengths, CharSet, FxMap, Key, Run, KEY_CHARS};
+use super::corpus::{self, extend_key, CharLengths, CharSet, FxMap, Key, Run, Runs, KEY_CHARS};
 use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::{Catalog, Entity, EntityType};
 use jieba_rs::Jieba;
@@ -469,19 +469,19 @@ const PREFIX_ONLY: u32 = u32::MAX;
 /// What the counting scan looks up: each candidate by key, and every
 /// shorter beginning of one (as `PREFIX_ONLY` unless a candidate itself),
 /// so the scan stops extending a string as soon as no candidate starts so.
-struct CandidateIndex<'a> {
+struct CandidateIndex<'t, 'a> {
     /// A bit per hashed pair of first characters: most positions of a book
     /// start no candidate, and this answers so from a table that stays in
     /// the cache, where `keys` does not.
     first_two: Vec<u64>,
     keys: FxMap<Key, u32>,
-    long: FxMap<&'a str, u32>,
-    aux: Vec<bool>,
+    long: &'t FxMap<&'a str, u32>,
+    aux: &'t [bool],
     max_len: usize,
 }
 
-impl<'a> CandidateIndex<'a> {
-    fn new(table: &Table<'a>) -> CandidateIndex<'a> {
+impl<'t, 'a> CandidateIndex<'t, 'a> {
+    fn new(table: &'t Table<'a>) -> CandidateIndex<'t, 'a> {
         let mut keys = table.index.clone();
         let mut max_len = 0;
         let mut first_two = vec![0u64; FIRST_TWO_BITS / 64];
@@ -501,14 +501,14 @@ impl<'a> CandidateIndex<'a> {
         CandidateIndex {
             first_two,
             keys,
-            long: table.long.clone(),
-            aux: table.aux.clone(),
+            long: &table.long,
+            aux: &table.aux,
             max_len,
         }
     }
 }
 
-impl CandidateIndex<'_> {
+impl CandidateIndex<'_, '_> {
     /// Whether some candidate may start with `a` `b` (false: none does).
     #[inline]
     fn may_start(&self, a: char, b: char) -> bool {
@@ -967,9 +967,9 @@ impl Recognizer {
     /// run on slices of the book in parallel; the partial tables are merged
     /// in book order (pass 1) or added up (pass 2), so the result does not
     /// depend on the thread count.
-    fn measure<'a>(&self, runs: &[Run<'a>], all_parts: bool) -> Measured<'a> {
+    fn measure<'a>(&self, runs: &Runs<'a>, all_parts: bool) -> Measured<'a> {
         let t0 = Instant::now();
-        let parts = corpus::chunks(runs, 2 * rayon::current_num_threads());
+        let parts = runs.slices();
         let tables: Vec<Table<'a>> = parts
             .par_iter()
             .map(|part| self.propose_all(part))
@@ -1014,6 +1014,7 @@ impl Recognizer {
                 },
             );
         phase(t0, "measure: counts");
+        let keys = index.keys;
         let Counts {
             mut stats,
             left,
@@ -1027,8 +1028,8 @@ impl Recognizer {
         fold_side(left, &mut stats, true);
         fold_side(right, &mut stats, false);
         Measured {
-            index: index.keys,
-            long_index: index.long,
+            index: keys,
+            long_index: table.long,
             words: table.words,
             stats,
             chars,
@@ -1428,7 +1429,7 @@ impl Recognizer {
 
     // ----- decision ------------------------------------------------------------
 
-    fn decide(&self, runs: &[Run], m: &Measured) -> Vec<Decided> {
+    fn decide(&self, runs: &Runs, m: &Measured) -> Vec<Decided> {
         let t0 = Instant::now();
         // Phase 1: persons, places and lexicon factions.
         // Each candidate on its own, in parallel (then sorted by name).
@@ -2127,7 +2128,7 @@ impl Recognizer {
     /// - the longer one is the shorter plus context (距离锦州, 秦军掩): it
     ///   goes, unless it is the shorter plus a suffix (海阳 → 海阳城: one
     ///   place, merged as an alias).
-    fn resolve_nested(&self, decided: Vec<Decided>, runs: &[Run]) -> Vec<Decided> {
+    fn resolve_nested(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let mut keep = vec![true; decided.len()];
         let mut order: Vec<usize> = (0..decided.len()).collect();
         order.sort_by(|&a, &b| {
@@ -2258,7 +2259,7 @@ impl Recognizer {
     /// Drops names every occurrence of which straddles a stronger name
     /// (住山 in 守住山海关: 山海关 is stronger). Stronger: from the lexicon,
     /// or more frequent, or a better score.
-    fn drop_overlapped(&self, decided: Vec<Decided>, runs: &[Run]) -> Vec<Decided> {
+    fn drop_overlapped(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         if decided.is_empty() {
             return decided;
         }
@@ -2272,7 +2273,8 @@ impl Recognizer {
             |d: &Decided| self.lex.places.contains(&d.name) || self.lex.factions.contains(&d.name);
         let strength = |d: &Decided| (listed(d), d.count, (d.score * 1000.0) as i64);
         // Counted per slice of the book in parallel, then added up.
-        let (straddled, seen) = corpus::chunks(runs, 2 * rayon::current_num_threads())
+        let (straddled, seen) = runs
+            .slices()
             .par_iter()
             .map(|part| {
                 let mut straddled = vec![0u32; decided.len()];
@@ -2323,7 +2325,7 @@ impl Recognizer {
     fn add_coordinated(
         &self,
         mut decided: Vec<Decided>,
-        runs: &[Run],
+        runs: &Runs,
         m: &Measured,
     ) -> Vec<Decided> {
         const CONJ: [&str; 8] = ["或者", "乃至", "甚至", "以及", "与", "和", "及", "或"];
@@ -2382,143 +2384,139 @@ impl Recognizer {
         };
         // Slices of the book in parallel; their finds are merged in book
         // order (the first type found for a string is kept).
-        let parts: Vec<BTreeMap<String, (EntityType, u32)>> =
-            corpus::chunk_ranges(runs, 2 * rayon::current_num_threads())
-                .into_par_iter()
-                .map(|range| {
-                    let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
-                    for ri in range {
-                        let run = &runs[ri];
-                        let n = run.len();
-                        // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
-                        // cue or a place suffix match.
-                        for m in known_ac.find_iter(run.text) {
-                            let (name, kind) = known_list[m.pattern().as_usize()];
-                            let Ok(ci) = run.off.binary_search(&(m.end() as u32)) else {
+        let parts: Vec<BTreeMap<String, (EntityType, u32)>> = runs
+            .slice_ranges()
+            .par_iter()
+            .map(|range| {
+                let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
+                for ri in range.clone() {
+                    let run = &runs[ri];
+                    let n = run.len();
+                    // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
+                    // cue or a place suffix match.
+                    for m in known_ac.find_iter(run.text) {
+                        let (name, kind) = known_list[m.pattern().as_usize()];
+                        let Ok(ci) = run.off.binary_search(&(m.end() as u32)) else {
+                            continue;
+                        };
+                        for conj in CONJ {
+                            let cl = conj.chars().count();
+                            if ci + cl >= n || run.sub(ci, ci + cl) != conj {
                                 continue;
-                            };
-                            for conj in CONJ {
-                                let cl = conj.chars().count();
-                                if ci + cl >= n || run.sub(ci, ci + cl) != conj {
+                            }
+                            let s = ci + cl;
+                            let name_len = name.chars().count();
+                            for l in [name_len, name_len + 1, name_len.saturating_sub(1)] {
+                                if l < 2 || s + l > n {
                                     continue;
                                 }
-                                let s = ci + cl;
-                                let name_len = name.chars().count();
-                                for l in [name_len, name_len + 1, name_len.saturating_sub(1)] {
-                                    if l < 2 || s + l > n {
-                                        continue;
+                                let w = run.sub(s, s + l);
+                                // The same kind of word: a place with the same class of suffix.
+                                let same_shape = match kind {
+                                    EntityType::Place => {
+                                        self.place_suffix(w).map(|x| x.1)
+                                            == self.place_suffix(name).map(|x| x.1)
                                     }
-                                    let w = run.sub(s, s + l);
-                                    // The same kind of word: a place with the same class of suffix.
-                                    let same_shape = match kind {
-                                        EntityType::Place => {
-                                            self.place_suffix(w).map(|x| x.1)
-                                                == self.place_suffix(name).map(|x| x.1)
-                                        }
-                                        _ => true,
-                                    };
-                                    let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
-                                        let next = run.sub(s + l, (s + l + 2).min(n));
-                                        self.vocab.has_word(next)
-                                            || self.cue(run.sub(s + l, s + l + 1), CueClass::Act)
-                                                > 0
-                                    };
-                                    if same_shape && clean_end {
-                                        consider(w, kind, false, &mut found);
-                                    }
+                                    _ => true,
+                                };
+                                let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
+                                    let next = run.sub(s + l, (s + l + 2).min(n));
+                                    self.vocab.has_word(next)
+                                        || self.cue(run.sub(s + l, s + l + 1), CueClass::Act) > 0
+                                };
+                                if same_shape && clean_end {
+                                    consider(w, kind, false, &mut found);
                                 }
-                            }
-                        }
-                        // Lists: runs joined by 、 whose items end the same way (X兵马、Y兵马).
-                        if run.after == '、' && ri + 1 < runs.len() {
-                            let mut items = vec![ri];
-                            let mut k = ri;
-                            while k + 1 < runs.len()
-                                && runs[k].after == '、'
-                                && runs[k + 1].chapter == run.chapter
-                            {
-                                k += 1;
-                                items.push(k);
-                            }
-                            if ri > 0 && runs[ri - 1].after == '、' {
-                                continue; // handled from the list's first item
-                            }
-                            // Common tail of the items (兵马).
-                            let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
-                            for tail_len in [2usize, 0] {
-                                let mut typed: Option<EntityType> = None;
-                                let mut cands: Vec<&str> = Vec::new();
-                                let mut agree = true;
-                                for (idx, t) in tails.iter().enumerate() {
-                                    let r = &runs[items[idx]];
-                                    let rn = r.len();
-                                    if rn <= tail_len {
-                                        agree = false;
-                                        break;
-                                    }
-                                    if tail_len > 0
-                                        && idx + 1 < tails.len()
-                                        && r.sub(rn - tail_len, rn)
-                                            != runs[items[idx + 1]].sub(0, 0)
-                                    {
-                                        // tail compared below
-                                    }
-                                    let _ = t;
-                                    // The item is the whole run (minus the tail); for the last item, a known
-                                    // name at its start followed by the same tail.
-                                    let body = if idx + 1 < tails.len() || tail_len == 0 {
-                                        if tail_len > 0
-                                            && r.sub(rn - tail_len, rn)
-                                                != runs[items[0]].sub(
-                                                    runs[items[0]].len() - tail_len,
-                                                    runs[items[0]].len(),
-                                                )
-                                        {
-                                            agree = false;
-                                            break;
-                                        }
-                                        r.sub(0, rn - tail_len)
-                                    } else {
-                                        let first_tail = runs[items[0]].sub(
-                                            runs[items[0]].len() - tail_len,
-                                            runs[items[0]].len(),
-                                        );
-                                        match r.text.find(first_tail) {
-                                            Some(p) if p > 0 => &r.text[..p],
-                                            _ => {
-                                                agree = false;
-                                                break;
-                                            }
-                                        }
-                                    };
-                                    if let Some(&kind) = known.get(body) {
-                                        if typed.is_some_and(|t| t != kind) {
-                                            agree = false;
-                                            break;
-                                        }
-                                        typed = Some(kind);
-                                    } else {
-                                        cands.push(body);
-                                    }
-                                }
-                                if !agree {
-                                    continue;
-                                }
-                                if let Some(kind) = typed {
-                                    let known_items = items.len() - cands.len();
-                                    if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
-                                        for c in cands {
-                                            consider(c, kind, tail_len > 0, &mut found);
-                                        }
-                                    }
-                                }
-                                break;
                             }
                         }
                     }
-                    found
-                })
-                .collect();
+                    // Lists: runs joined by 、 whose items end the same way (X兵马、Y兵马).
+                    if run.after == '、' && ri + 1 < runs.len() {
+                        let mut items = vec![ri];
+                        let mut k = ri;
+                        while k + 1 < runs.len()
+                            && runs[k].after == '、'
+                            && runs[k + 1].chapter == run.chapter
+                        {
+                            k += 1;
+                            items.push(k);
+                        }
+                        if ri > 0 && runs[ri - 1].after == '、' {
+                            continue; // handled from the list's first item
+                        }
+                        // Common tail of the items (兵马).
+                        let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
+                        for tail_len in [2usize, 0] {
+                            let mut typed: Option<EntityType> = None;
+                            let mut cands: Vec<&str> = Vec::new();
+                            let mut agree = true;
+                            for (idx, t) in tails.iter().enumerate() {
+                                let r = &runs[items[idx]];
+                                let rn = r.len();
+                                if rn <= tail_len {
+                                    agree = false;
+                                    break;
+                                }
+                                if tail_len > 0
+                                    && idx + 1 < tails.len()
+                                    && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0)
+                                {
+                                    // tail compared below
+                                }
+                                let _ = t;
+                                // The item is the whole run (minus the tail); for the last item, a known
+                                // name at its start followed by the same tail.
+                                let body = if idx + 1 < tails.len() || tail_len == 0 {
+                                    if tail_len > 0
+                                        && r.sub(rn - tail_len, rn)
+                                            != runs[items[0]].sub(
+                                                runs[items[0]].len() - tail_len,
+                                                runs[items[0]].len(),
+                                            )
+                                    {
+                                        agree = false;
+                                        break;
+                                    }
+                                    r.sub(0, rn - tail_len)
+                                } else {
+                                    let first_tail = runs[items[0]]
+                                        .sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
+                                    match r.text.find(first_tail) {
+                                        Some(p) if p > 0 => &r.text[..p],
+                                        _ => {
+                                            agree = false;
+                                            break;
+                                        }
+                                    }
+                                };
+                                if let Some(&kind) = known.get(body) {
+                                    if typed.is_some_and(|t| t != kind) {
+                                        agree = false;
+                                        break;
+                                    }
+                                    typed = Some(kind);
+                                } else {
+                                    cands.push(body);
+                                }
+                            }
+                            if !agree {
+                                continue;
+                            }
+                            if let Some(kind) = typed {
+                                let known_items = items.len() - cands.len();
+                                if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
+                                    for c in cands {
+                                        consider(c, kind, tail_len > 0, &mut found);
+                                    }
+                                }
+                            }
+                            break;
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
         let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
         for part in parts {
             for (w, (kind, count)) in part {
@@ -2574,7 +2572,7 @@ impl Recognizer {
     /// Single-character factions with polity evidence: an army stem (秦军),
     /// an X人 form listed in the lexicon (金人), a polity context (伐燕,
     /// 入宋) or a run of them (宋金辽元).
-    fn add_factions(&self, mut decided: Vec<Decided>, runs: &[Run]) -> Vec<Decided> {
+    fn add_factions(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let mut found: BTreeMap<String, (BTreeSet<String>, u32)> = BTreeMap::new();
         for d in &decided {
             if d.kind != EntityType::Army {
@@ -2597,7 +2595,8 @@ impl Recognizer {
             .collect();
         // Slices of the book in parallel; counts add up, aliases unite.
         type Found = BTreeMap<String, (BTreeSet<String>, u32)>;
-        let parts: Vec<Found> = corpus::chunks(runs, 2 * rayon::current_num_threads())
+        let parts: Vec<Found> = runs
+            .slices()
             .par_iter()
             .map(|part| {
                 let mut found = Found::new();
@@ -2878,7 +2877,7 @@ fn phase(start: Instant, name: &str) {
 }
 
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
-fn occurring(strings: BTreeSet<String>, runs: &[Run]) -> BTreeSet<String> {
+fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
     if strings.is_empty() {
         return strings;
     }
@@ -2886,7 +2885,8 @@ fn occurring(strings: BTreeSet<String>, runs: &[Run]) -> BTreeSet<String> {
     let Ok(ac) = aho_corasick::AhoCorasick::new(&strings) else {
         return BTreeSet::new();
     };
-    let found: Vec<bool> = corpus::chunks(runs, 2 * rayon::current_num_threads())
+    let found: Vec<bool> = runs
+        .slices()
         .par_iter()
         .map(|part| {
             let mut found = vec![false; strings.len()];
