@@ -31,5 +31,6 @@ pub mod output;
 pub mod script;
 pub mod segment;
 pub mod stats;
+pub mod views;
 
 pub use error::{Error, Result};

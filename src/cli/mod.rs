@@ -153,11 +153,27 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub graphml: bool,
     #[command(flatten)]
+    pub views: ViewArgs,
+    #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub lexicon: LexiconArgs,
+}
+
+/// The views `analyze` writes beside the tables (network files, report.html).
+#[derive(Args, Debug, Clone)]
+pub struct ViewArgs {
+    /// Also write the network as cooccurrence.gexf (GEXF 1.3, dynamic: one spell per run of chapters).
+    #[arg(long)]
+    pub gexf: bool,
+    /// Network files hold every entity and pair, not the readable default selection.
+    #[arg(long)]
+    pub graph_all: bool,
+    /// Do not write report.html.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// What the tables hold and how they are written.
