@@ -26,6 +26,7 @@ pub mod entity;
 pub mod error;
 pub mod eval;
 pub mod input;
+pub mod kwic;
 pub mod numerals;
 pub mod output;
 pub mod script;

@@ -12,10 +12,12 @@ use std::sync::Arc;
 
 mod graph;
 mod report;
+mod sqlite;
 mod views;
 pub use graph::{type_colour, write_gexf, write_graphml};
 pub use report::{write_report, ReportInfo};
-pub use views::{write_typed_json, ChapterPairRow, TimelineRow};
+pub use sqlite::{Sqlite, SQLITE};
+pub use views::{write_kwic_plain, write_typed_json, ChapterPairRow, KwicRow, TimelineRow};
 
 /// File format of the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -66,6 +66,11 @@ pub enum Command {
         after_help = "Example:\n  zhnovel eval --gold tests/data/seeds-entities.csv corpus/seeds/"
     )]
     Eval(EvalArgs),
+    /// Every mention of one entity in its context (key word in context).
+    #[command(
+        after_help = "Examples:\n  zhnovel kwic 鲁智深 corpus/shuihu/\n  zhnovel kwic 魯達 corpus/shuihu/ --width 20 --format csv"
+    )]
+    Kwic(KwicArgs),
 }
 
 /// How inputs are read and normalized.
@@ -130,6 +135,8 @@ pub enum FormatArg {
     Csv,
     Tsv,
     Jsonl,
+    /// `analyze` only: the book's tables in one zhnovel.sqlite.
+    Sqlite,
 }
 
 #[derive(Args, Debug)]
@@ -290,6 +297,31 @@ pub struct EntitiesArgs {
     pub lexicon: LexiconArgs,
 }
 
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KwicFormat {
+    Plain,
+    Csv,
+}
+
+#[derive(Args, Debug)]
+pub struct KwicArgs {
+    /// The entity: its name, a spelling, a variant or an alias (Traditional or Simplified).
+    pub name: String,
+    /// Files or folders (one book).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Characters of context on each side.
+    #[arg(long, default_value_t = 10)]
+    pub width: usize,
+    /// `plain`: aligned lines, no header; `csv`: chapter,offset,left,match,right,entity,type.
+    #[arg(long, value_enum, default_value_t = KwicFormat::Plain)]
+    pub format: KwicFormat,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
 #[derive(Args, Debug)]
 pub struct EvalArgs {
     /// Answer key CSV: file,type,canonical,aliases,required,note.
@@ -389,6 +421,8 @@ impl Plan {
             Some((FormatArg::Tsv, _)) => TableFormat::Tsv,
             Some((FormatArg::Jsonl, _)) => TableFormat::Jsonl,
             Some((FormatArg::Csv, no_bom)) => TableFormat::Csv { bom: !no_bom },
+            // A book's tables go to zhnovel.sqlite; shelf tables stay CSV.
+            Some((FormatArg::Sqlite, no_bom)) => TableFormat::Csv { bom: !no_bom },
             None => TableFormat::Csv { bom: true },
         };
         let count = match table {

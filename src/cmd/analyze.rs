@@ -1,6 +1,6 @@
 //! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
 
-use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, Plan};
+use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, FormatArg, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
 use serde::Serialize;
@@ -77,7 +77,11 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         );
         let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
         bar.finish_and_clear();
-        write_book(&dir, plan.format, &tables)?;
+        if args.table.format == FormatArg::Sqlite {
+            super::views::write_sqlite(&dir, &tables)?;
+        } else {
+            write_book(&dir, plan.format, &tables)?;
+        }
         super::views::write_views(&dir, args, name, &tables)?;
         summaries.push((name.clone(), super::views::summary(&tables)));
         if !name.is_empty() {

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod discover;
 pub mod entities;
 pub mod eval;
+pub mod kwic;
 pub mod segment;
 pub mod split;
 pub mod views;

@@ -25,6 +25,47 @@ pub struct ChapterPairRow {
     pub count: u64,
 }
 
+/// A line of `zhnovel kwic --format csv`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct KwicRow {
+    pub chapter: usize,
+    /// The mention's `start` in mentions.csv.
+    pub offset: usize,
+    pub left: String,
+    /// The mention as written.
+    #[serde(rename = "match")]
+    pub matched: String,
+    pub right: String,
+    pub entity: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+impl Columns for KwicRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "chapter", "offset", "left", "match", "right", "entity", "type",
+    ];
+}
+
+/// The plain view of concordance lines: chapter and offset, the left
+/// context right-aligned by display width (a CJK character is two columns),
+/// the match, the right context. No header.
+pub fn write_kwic_plain<W: Write>(out: &mut W, rows: &[KwicRow]) -> std::io::Result<()> {
+    use unicode_width::UnicodeWidthStr;
+    let left = rows.iter().map(|r| r.left.width()).max().unwrap_or(0);
+    let matched = rows.iter().map(|r| r.matched.width()).max().unwrap_or(0);
+    for r in rows {
+        let pad = " ".repeat(left - r.left.width());
+        let after = " ".repeat(matched - r.matched.width());
+        writeln!(
+            out,
+            "{:>4} {:>7}  {pad}{}  {}{after}  {}",
+            r.chapter, r.offset, r.left, r.matched, r.right
+        )?;
+    }
+    Ok(())
+}
+
 impl Columns for TimelineRow {
     const COLUMNS: &'static [&'static str] = &["entity", "type", "chapter", "title", "count"];
 }
@@ -36,7 +77,7 @@ impl Columns for ChapterPairRow {
 /// Columns that hold `|`-separated lists in CSV: arrays of strings in JSON.
 const LIST_COLUMNS: &[&str] = &["variants", "aliases", "evidence"];
 /// Columns that hold decimals written to a fixed precision: numbers in JSON.
-const DECIMAL_COLUMNS: &[&str] = &["confidence", "pmi"];
+pub(super) const DECIMAL_COLUMNS: &[&str] = &["confidence", "pmi"];
 
 /// Writes a row as one JSON object with typed values, keys in column order:
 /// the list columns as arrays of strings (an empty cell is an empty array),

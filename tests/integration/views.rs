@@ -569,3 +569,177 @@ fn views_report_renders_in_a_headless_browser() {
     };
     assert_ne!(first_circle(&html), first_circle(&dom));
 }
+
+/// Runs `analyze` on corpus/shuihu into a fresh folder.
+fn shuihu_tables(extra: &[&str]) -> (Dir, PathBuf) {
+    let d = Dir::new();
+    let out = d.path("out");
+    let mut args = vec!["analyze", "corpus/shuihu", "-o", p(&out), "-q"];
+    args.extend(extra);
+    zhnovel(&args).success();
+    (d, out)
+}
+
+#[test]
+fn views_kwic_lists_every_mention_at_its_offset() {
+    let (_d, out) = shuihu_tables(&["--no-report"]);
+    let entities = records(&out.join("entities.csv"));
+    let person = entities.iter().find(|r| &r[1] == "person").unwrap();
+    let name = person[0].to_string();
+    let mut expected: Vec<(String, String, String)> = records(&out.join("mentions.csv"))
+        .iter()
+        .filter(|m| m[1] == name && &m[2] == "person")
+        .map(|m| (m[0].to_string(), m[4].to_string(), m[3].to_string()))
+        .collect();
+    expected.sort();
+    assert_eq!(expected.len() as u64, count(person, 2));
+
+    let csv_out = zhnovel(&[
+        "kwic",
+        &name,
+        "corpus/shuihu",
+        "--format",
+        "csv",
+        "--width",
+        "8",
+    ])
+    .success()
+    .stdout();
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(csv_out.as_bytes())
+        .records()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(csv_out.starts_with("chapter,offset,left,match,right,"));
+    let mut got: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| (r[0].to_string(), r[1].to_string(), r[3].to_string()))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got, expected,
+        "(chapter, offset, match) = mentions' (chapter, start, surface)"
+    );
+    assert!(rows
+        .iter()
+        .all(|r| r[2].chars().count() <= 8 && r[4].chars().count() <= 8));
+    assert!(rows.iter().any(|r| r[2].chars().count() == 8));
+
+    // The plain view: no header, one line per mention, matches aligned.
+    let plain = zhnovel(&["kwic", &name, "corpus/shuihu", "--width", "8"])
+        .success()
+        .stdout();
+    let lines: Vec<&str> = plain.lines().collect();
+    assert_eq!(lines.len(), expected.len());
+    assert!(lines[0]
+        .trim_start()
+        .starts_with(|c: char| c.is_ascii_digit()));
+    use unicode_width::UnicodeWidthStr;
+    let columns: BTreeMap<usize, &str> = lines
+        .iter()
+        .zip(&rows)
+        .map(|(l, r)| {
+            let before = format!("{}  {}", &r[2], &r[3]);
+            let at = l.find(&before).expect("left and match in line") + r[2].len() + 2;
+            (l[..at].width(), *l)
+        })
+        .collect();
+    assert_eq!(
+        columns.len(),
+        1,
+        "matches start in one column: {columns:#?}"
+    );
+
+    // Asked by an alias or a spelling as written, the same lines.
+    let other = [&person[7], &person[6], &person[5]]
+        .into_iter()
+        .flat_map(|cell| cell.split('|'))
+        .find(|s| !s.is_empty() && *s != name);
+    if let Some(other) = other {
+        let by_other = zhnovel(&["kwic", other, "corpus/shuihu", "--width", "8"])
+            .success()
+            .stdout();
+        assert_eq!(by_other, plain, "kwic {other}");
+    }
+    zhnovel(&["kwic", "无此人名字", "corpus/shuihu"]).fails(1, "无此人名字");
+}
+
+#[test]
+fn views_sqlite_holds_the_tables_with_their_rows_and_indexes() {
+    let (_c, csv_out) = shuihu_tables(&["--no-report"]);
+    let (_s, db_out) = shuihu_tables(&["--format", "sqlite"]);
+    assert!(!db_out.join("entities.csv").exists());
+    assert!(db_out.join("report.html").exists());
+    let db = rusqlite::Connection::open(db_out.join("zhnovel.sqlite")).unwrap();
+    for (table, file) in [
+        ("entities", "entities"),
+        ("mentions", "mentions"),
+        ("cooccurrence", "cooccurrence"),
+        ("frequency", "frequency"),
+        ("chapters", "chapters"),
+        ("timeline", "timeline"),
+        ("cooccurrence_chapters", "cooccurrence-chapters"),
+    ] {
+        let path = csv_out.join(format!("{file}.csv"));
+        let csv_rows = records(&path);
+        let n: i64 = db
+            .query_row(&format!("SELECT count(*) FROM \"{table}\""), [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(n as usize, csv_rows.len(), "{table}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header: Vec<&str> = text[3..].split("\r\n").next().unwrap().split(',').collect();
+        let stmt = db.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        assert_eq!(stmt.column_names().collect::<Vec<_>>(), header, "{table}");
+        // Same rows in the same order: the first column of the first rows.
+        let mut stmt = db
+            .prepare(&format!(
+                "SELECT * FROM \"{table}\" ORDER BY rowid LIMIT 20"
+            ))
+            .unwrap();
+        let first: Vec<String> = stmt
+            .query_map([], |r| {
+                Ok(match r.get_ref(0)? {
+                    rusqlite::types::ValueRef::Integer(i) => i.to_string(),
+                    v => v.as_str()?.to_string(),
+                })
+            })
+            .unwrap()
+            .map(|v| v.unwrap())
+            .collect();
+        let expected: Vec<String> = csv_rows.iter().take(20).map(|r| r[0].to_string()).collect();
+        assert_eq!(first, expected, "{table}");
+    }
+    let counted: i64 = db
+        .query_row(
+            "SELECT sum(\"count\") FROM timeline WHERE entity = (SELECT entity FROM entities ORDER BY rowid LIMIT 1)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let top: i64 = db
+        .query_row(
+            "SELECT \"count\" FROM entities ORDER BY rowid LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(counted, top);
+    let indexed: Vec<String> = db
+        .prepare("SELECT tbl_name || '.' || name FROM sqlite_master WHERE type = 'index'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|v| v.unwrap())
+        .collect();
+    for index in [
+        "entities.entities_entity",
+        "mentions.mentions_entity",
+        "mentions.mentions_chapter",
+        "timeline.timeline_entity",
+        "timeline.timeline_chapter",
+    ] {
+        assert!(indexed.iter().any(|i| i == index), "{index} in {indexed:?}");
+    }
+    zhnovel(&["entities", "corpus/seeds", "--format", "sqlite"]).fails(2, "sqlite");
+}
