@@ -489,6 +489,10 @@ fn check_report(html: &str, out: &Path) {
         "no URL"
     );
     assert!(!html.contains("src=\""), "nothing loaded");
+    for link in html.split("href=\"").skip(1) {
+        let target: String = link.chars().take(20).collect();
+        assert!(link.starts_with('#'), "a link inside the page: {target}");
+    }
     let chapters = records(&out.join("chapters.csv")).len();
     assert!(page.contains(&format!(
         "data-view=\"dispersion\" data-chapters=\"{chapters}\""
@@ -538,7 +542,7 @@ fn views_report_renders_in_a_headless_browser() {
     };
     let profile = tempfile::tempdir().unwrap();
     let page = out().join("report.html");
-    let dom = std::process::Command::new(chromium)
+    let child = std::process::Command::new(chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -551,8 +555,23 @@ fn views_report_renders_in_a_headless_browser() {
             "--dump-dom",
             &format!("file://{}", page.display()),
         ])
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    // A browser that hangs fails the test instead of hanging it.
+    let pid = child.id();
+    let (done, waited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output()));
+    let dom = match waited.recv_timeout(std::time::Duration::from_secs(120)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = std::process::Command::new("kill")
+                .arg(pid.to_string())
+                .status();
+            panic!("chromium did not finish in 120 s");
+        }
+    };
     assert!(
         dom.status.success(),
         "{}",
