@@ -395,6 +395,80 @@ mod tests {
         assert_eq!(c.pairs, vec![((1, 2), 3)]);
     }
 
+    fn entity(name: &str, count: u64) -> EntityRow {
+        EntityRow {
+            entity: name.to_string(),
+            kind: "person",
+            count,
+            chapters: 1,
+            first_chapter: 1,
+            original: name.to_string(),
+            variants: String::new(),
+            aliases: String::new(),
+            evidence: String::new(),
+            confidence: "1.00".into(),
+        }
+    }
+
+    fn pair(a: &str, b: &str, count: u64) -> CooccurrenceRow {
+        CooccurrenceRow {
+            source: a.to_string(),
+            target: b.to_string(),
+            source_type: "person",
+            target_type: "person",
+            count,
+            pmi: "1.000".into(),
+        }
+    }
+
+    #[test]
+    fn selection_keeps_the_most_mentioned_then_the_frequent_and_the_strongest_pairs() {
+        // 30 entities: e0 (100 mentions) … e29 (1 mention) in table order.
+        let entities: Vec<EntityRow> = (0..30)
+            .map(|i| entity(&format!("e{i}"), if i < 25 { 100 - i } else { 1 }))
+            .collect();
+        // e0 meets everyone, strongest first; e1 meets e2.
+        let mut pairs: Vec<CooccurrenceRow> = (1..30)
+            .map(|i| pair("e0", &format!("e{i}"), 50 - i as u64))
+            .collect();
+        pairs.push(pair("e1", "e2", 5));
+        let selection = Selection {
+            always: 20,
+            max_nodes: 300,
+            min_count: 10,
+            edges_per_node: 3,
+        };
+        let net = network(&entities, &pairs, &[], &[], selection);
+        // The first 20 always, then e20..e24 (at least 10 mentions), not the rest.
+        assert_eq!(net.nodes.len(), 25);
+        assert_eq!(net.nodes[0].id, "n1");
+        assert_eq!(net.nodes[24].label, "e24");
+        // An edge stays when it is among the 3 strongest of either end: e0's
+        // pairs with the kept nodes (each one's strongest), and e1–e2.
+        let edges: Vec<(usize, usize)> = net.edges.iter().map(|e| (e.source, e.target)).collect();
+        let mut expected: Vec<(usize, usize)> = (1..25).map(|i| (0, i)).collect();
+        expected.push((1, 2));
+        assert_eq!(edges, expected);
+        // e0–e3 made weaker than e0's 3 strongest, and e3 given 3 stronger
+        // pairs: it is nobody's top 3 and goes.
+        let mut dense = pairs.clone();
+        dense.retain(|p| p.target != "e3");
+        dense.push(pair("e0", "e3", 30));
+        for k in 4..7 {
+            dense.push(pair("e3", &format!("e{k}"), 60));
+        }
+        dense.sort_by_key(|p| std::cmp::Reverse(p.count));
+        let net = network(&entities, &dense, &[], &[], selection);
+        assert!(!net.edges.iter().any(|e| (e.source, e.target) == (0, 3)));
+        let all = network(&entities, &pairs, &[], &[], Selection::ALL);
+        assert_eq!((all.nodes.len(), all.edges.len()), (30, 30));
+        let capped = Selection {
+            max_nodes: 22,
+            ..selection
+        };
+        assert_eq!(network(&entities, &pairs, &[], &[], capped).nodes.len(), 22);
+    }
+
     #[test]
     fn runs_join_consecutive_chapters() {
         assert_eq!(runs([1, 2, 3, 5, 7, 8]), vec![(1, 3), (5, 5), (7, 8)]);
