@@ -32,6 +32,7 @@ pub mod output;
 pub mod script;
 pub mod segment;
 pub mod stats;
+pub mod train;
 pub mod views;
 
 pub use error::{Error, Result};

@@ -11,5 +11,7 @@ mod bad_input;
 mod commands;
 #[path = "integration/encodings.rs"]
 mod encodings;
+#[path = "integration/model.rs"]
+mod model;
 #[path = "integration/views.rs"]
 mod views;

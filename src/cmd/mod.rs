@@ -8,6 +8,7 @@ pub mod eval;
 pub mod kwic;
 pub mod segment;
 pub mod split;
+pub mod train;
 pub mod views;
 
 use anyhow::Result;

@@ -33,6 +33,7 @@ const PLACES: &str = include_str!("../../dict/places.txt");
 const STOPWORDS: &str = include_str!("../../dict/stopwords.txt");
 const ALIASES: &str = include_str!("../../dict/aliases.tsv");
 const CUES: &str = include_str!("../../dict/cues.txt");
+const HONORIFICS: &str = include_str!("../../dict/honorifics.txt");
 
 /// Where a title stands relative to the name it qualifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +131,9 @@ pub struct Lexicon {
     pub titles: HashMap<String, TitlePosition>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
+    /// What follows a surname to address one person (爷, 兄, 大人), besides
+    /// the `post` and `both` titles.
+    pub honorifics: HashSet<String>,
     /// The generic words that address or count persons (大哥, 先生, 二人).
     pub address: HashSet<String>,
     pub place_suffixes: HashMap<String, PlaceSuffix>,
@@ -170,6 +174,7 @@ impl Lexicon {
         lex.add_aliases_text(Path::new("dict/aliases.tsv"), t.aliases)?;
         lex.builtin_aliases = lex.aliases.len();
         lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
+        lex.honorifics.extend(words(t.honorifics));
         Ok(lex)
     }
 
@@ -361,6 +366,7 @@ struct BuiltinTexts {
     stopwords: &'static str,
     aliases: &'static str,
     cues: &'static str,
+    honorifics: &'static str,
 }
 
 impl Default for BuiltinTexts {
@@ -376,6 +382,7 @@ impl Default for BuiltinTexts {
             stopwords: STOPWORDS,
             aliases: ALIASES,
             cues: CUES,
+            honorifics: HONORIFICS,
         }
     }
 }
