@@ -444,6 +444,36 @@ fn views_summary_line_on_success_and_quiet_with_q() {
     assert_eq!(run.stderr(), "");
 }
 
+#[test]
+fn views_books_get_their_own_views_and_summary_lines() {
+    let d = Dir::new();
+    let out = d.path("out");
+    let run = zhnovel(&["analyze", "--books", "corpus/", "-o", p(&out), "--gexf"]).success();
+    let stderr = run.stderr();
+    let lines: Vec<&str> = stderr.trim_end().lines().collect();
+    let books = records(&out.join("books.csv"));
+    assert_eq!(lines.len(), books.len() + 1, "{stderr}");
+    for (line, book) in lines.iter().zip(&books) {
+        assert!(
+            line.contains(&format!("{}: {} chapters", &book[0], &book[1])),
+            "{line}"
+        );
+        for file in [
+            "timeline.csv",
+            "cooccurrence-chapters.csv",
+            "cooccurrence.gexf",
+            "report.html",
+        ] {
+            assert!(
+                out.join(&book[0]).join(file).exists(),
+                "{}/{file}",
+                &book[0]
+            );
+        }
+    }
+    assert!(lines[books.len()].contains(&format!("{} books", books.len())));
+}
+
 /// The top persons of entities.csv.
 fn top_persons(out: &Path, n: usize) -> Vec<String> {
     records(&out.join("entities.csv"))
