@@ -9,6 +9,9 @@
 //!
 //! `analysis` runs the stages over a book (parallel per chapter, then a
 //! deterministic merge). The binary only parses arguments into a plan.
+//! `views` turns a book's tables into its chapter tables and chooses what
+//! the network files and the report show; `kwic` lists one entity's
+//! mentions in context.
 //!
 //! ```
 //! use zhnovel::script::{FerrousConverter, Normalized, ScriptConfig};

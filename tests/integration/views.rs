@@ -472,6 +472,25 @@ fn views_books_get_their_own_views_and_summary_lines() {
         }
     }
     assert!(lines[books.len()].contains(&format!("{} books", books.len())));
+    // With --format sqlite: a database per book, the shelf tables in CSV.
+    let db = d.path("db");
+    zhnovel(&[
+        "analyze",
+        "--books",
+        "corpus/",
+        "-o",
+        p(&db),
+        "-q",
+        "--format",
+        "sqlite",
+    ])
+    .success();
+    assert_eq!(records(&db.join("books.csv")).len(), books.len());
+    assert!(db.join("entities.csv").exists());
+    for book in &books {
+        assert!(db.join(&book[0]).join("zhnovel.sqlite").exists());
+        assert!(!db.join(&book[0]).join("entities.csv").exists());
+    }
 }
 
 /// The top persons of entities.csv.
