@@ -38,7 +38,7 @@ pub struct Cli {
 pub enum Command {
     /// Analyze a book (files, folders or -) and write its tables into a folder.
     #[command(
-        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze --books shelf/ -o out/"
+        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze novel.txt -o out/ --graphml --gexf --format sqlite\n  zhnovel analyze --books shelf/ -o out/"
     )]
     Analyze(AnalyzeArgs),
     /// Split a whole-novel file into one UTF-8 file per chapter.
