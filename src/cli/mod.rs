@@ -111,6 +111,12 @@ pub struct LexiconArgs {
     /// Turn off jieba's HMM for unknown words.
     #[arg(long)]
     pub no_hmm: bool,
+    /// Names that are always entities: `name<TAB>type[<TAB>alias|alias]` lines; repeatable.
+    #[arg(long = "names", value_name = "FILE")]
+    pub names: Vec<PathBuf>,
+    /// Words that are never entities, one a line; repeatable.
+    #[arg(long = "not-names", value_name = "FILE")]
+    pub not_names: Vec<PathBuf>,
     /// A learned entity model (written by `zhnovel train`) instead of the built-in one.
     #[arg(long, value_name = "FILE", conflicts_with = "no_model")]
     pub model: Option<PathBuf>,
@@ -277,6 +283,8 @@ pub enum DiscoverFormat {
     Csv,
     Tsv,
     Dict,
+    /// `name<TAB>type<TAB>alias|alias` lines, what `--names` reads.
+    Names,
 }
 
 #[derive(Args, Debug)]
@@ -336,9 +344,17 @@ pub struct KwicArgs {
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// Answer key CSV: file,type,canonical,aliases,required,note.
+    /// Chapter answer key CSV: file,type,canonical,aliases,required,note
+    /// (each input file is scored on its own).
+    #[arg(long, required_unless_present = "key", conflicts_with = "key")]
+    pub gold: Option<PathBuf>,
+    /// Book answer key: `type<TAB>canonical<TAB>aliases<TAB>main<TAB>side<TAB>note`
+    /// (all inputs are one book, scored like shared/tools/score_book.py).
     #[arg(long)]
-    pub gold: PathBuf,
+    pub key: Option<PathBuf>,
+    /// With --key: how many top persons are checked.
+    #[arg(long, default_value_t = 50)]
+    pub top_persons: usize,
     /// Files or folders; each file is scored on its own.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
@@ -396,6 +412,15 @@ impl Dictionaries {
                 let mut lex = Lexicon::builtin();
                 for path in &lexicon.aliases {
                     lex.add_aliases_file(path)?;
+                }
+                for path in &lexicon.dicts {
+                    lex.add_dict_names(path)?;
+                }
+                for path in &lexicon.names {
+                    lex.add_names_file(path)?;
+                }
+                for path in &lexicon.not_names {
+                    lex.add_not_names_file(path)?;
                 }
                 let stopwords = lex.stopwords().clone();
                 let mut recognizer = Recognizer::new(lex);

@@ -86,6 +86,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
+mod curation;
 mod features;
 mod forms;
 
@@ -1571,7 +1572,8 @@ impl Recognizer {
         phase(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
         let all = self.merge_faction_forms(all);
-        let mut all = self.bind_title_forms(all, runs);
+        let all = self.bind_title_forms(all, runs);
+        let mut all = self.apply_user(all, m);
         phase(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
         all

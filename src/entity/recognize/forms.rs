@@ -18,6 +18,10 @@ use aho_corasick::{AhoCorasick, MatchKind};
 /// Share of a form's mentions that must go to one person to bind it.
 const FORM_SHARE: f64 = 0.5;
 
+/// Titles that name a man's relative rather than the man (宋太公 is 宋江's
+/// father, 武大郎 武松's elder brother): a form with them is never bound.
+const RELATIVE_TITLES: [&str; 2] = ["太公", "郎"];
+
 /// Characters that give a birth order or seniority between a surname and a
 /// title (蒋四爷, 岳大爷, 王老爷).
 const ORDER: &str = "一二三四五六七八九十大小老";
@@ -28,6 +32,7 @@ impl Recognizer {
         let is_title = |cs: &[char]| {
             let s: String = cs.iter().collect();
             !s.is_empty()
+                && !RELATIVE_TITLES.iter().any(|t| s.ends_with(t))
                 && (self.lex.honorifics.contains(&s)
                     || self.titles.get(&s).is_some_and(|p| p.after_name()))
         };
@@ -49,7 +54,7 @@ impl Recognizer {
             };
             let surname: String = chars[..sl].iter().collect();
             let rest = &chars[sl..];
-            if self.is_title_rest(rest) {
+            if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
                 forms.push((i, surname));
             } else if (1..=2).contains(&rest.len()) {
                 full.entry(surname).or_default().push(i);
