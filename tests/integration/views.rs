@@ -23,6 +23,16 @@ fn corpus_run() -> &'static (Dir, PathBuf, String) {
     })
 }
 
+/// Runs `analyze -q` on `input` into a fresh folder `out`.
+fn analyzed(input: &str, extra: &[&str]) -> (Dir, PathBuf) {
+    let d = Dir::new();
+    let out = d.path("out");
+    let mut args = vec!["analyze", input, "-o", p(&out), "-q"];
+    args.extend(extra);
+    zhnovel(&args).success();
+    (d, out)
+}
+
 fn out() -> &'static Path {
     &corpus_run().1
 }
@@ -261,19 +271,7 @@ fn views_graphml_is_valid_and_readable_by_default() {
 
 #[test]
 fn views_graph_all_holds_every_entity_and_pair() {
-    let d = Dir::new();
-    let out = d.path("out");
-    zhnovel(&[
-        "analyze",
-        "corpus/seeds",
-        "-o",
-        p(&out),
-        "-q",
-        "--graphml",
-        "--graph-all",
-        "--no-report",
-    ])
-    .success();
+    let (_d, out) = analyzed("corpus/seeds", &["--graphml", "--graph-all", "--no-report"]);
     let (nodes, edges) = read_graphml(&out.join("cooccurrence.graphml"));
     assert_eq!(nodes.len(), records(&out.join("entities.csv")).len());
     assert_eq!(edges.len(), records(&out.join("cooccurrence.csv")).len());
@@ -354,19 +352,7 @@ fn views_gexf_is_dynamic_with_chapter_spells() {
 
 #[test]
 fn views_jsonl_values_are_typed() {
-    let d = Dir::new();
-    let out = d.path("out");
-    zhnovel(&[
-        "analyze",
-        "corpus/seeds",
-        "-o",
-        p(&out),
-        "-q",
-        "--format",
-        "jsonl",
-        "--no-report",
-    ])
-    .success();
+    let (d, _) = analyzed("corpus/seeds", &["--format", "jsonl", "--no-report"]);
     let lines = |name: &str| -> Vec<serde_json::Value> {
         d.read(&format!("out/{name}.jsonl"))
             .lines()
@@ -638,19 +624,9 @@ fn views_report_renders_in_a_headless_browser() {
     assert_ne!(first_circle(&html), first_circle(&dom));
 }
 
-/// Runs `analyze` on corpus/shuihu into a fresh folder.
-fn shuihu_tables(extra: &[&str]) -> (Dir, PathBuf) {
-    let d = Dir::new();
-    let out = d.path("out");
-    let mut args = vec!["analyze", "corpus/shuihu", "-o", p(&out), "-q"];
-    args.extend(extra);
-    zhnovel(&args).success();
-    (d, out)
-}
-
 #[test]
 fn views_kwic_lists_every_mention_at_its_offset() {
-    let (_d, out) = shuihu_tables(&["--no-report"]);
+    let (_d, out) = analyzed("corpus/shuihu", &["--no-report"]);
     let entities = records(&out.join("entities.csv"));
     let person = entities.iter().find(|r| &r[1] == "person").unwrap();
     let name = person[0].to_string();
@@ -733,8 +709,8 @@ fn views_kwic_lists_every_mention_at_its_offset() {
 
 #[test]
 fn views_sqlite_holds_the_tables_with_their_rows_and_indexes() {
-    let (_c, csv_out) = shuihu_tables(&["--no-report"]);
-    let (_s, db_out) = shuihu_tables(&["--format", "sqlite"]);
+    let (_c, csv_out) = analyzed("corpus/shuihu", &["--no-report"]);
+    let (_s, db_out) = analyzed("corpus/shuihu", &["--format", "sqlite"]);
     assert!(!db_out.join("entities.csv").exists());
     assert!(db_out.join("report.html").exists());
     let db = rusqlite::Connection::open(db_out.join("zhnovel.sqlite")).unwrap();
