@@ -15,3 +15,5 @@ mod curation;
 mod encodings;
 #[path = "integration/model.rs"]
 mod model;
+#[path = "integration/views.rs"]
+mod views;
