@@ -27,6 +27,7 @@ pub mod error;
 pub mod eval;
 pub mod input;
 pub mod numerals;
+pub mod outdir;
 pub mod output;
 pub mod script;
 pub mod segment;

@@ -11,3 +11,7 @@ mod bad_input;
 mod commands;
 #[path = "integration/encodings.rs"]
 mod encodings;
+#[path = "integration/golden.rs"]
+mod golden;
+#[path = "integration/regression.rs"]
+mod regression;

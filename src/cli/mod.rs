@@ -25,7 +25,7 @@ use zhnovel::stats::Window;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Worker threads (default: all cores). Tables are identical for any count.
+    /// Worker threads (default or 0: all cores; at most 4 per core). Tables are identical for any count.
     #[arg(long, global = true)]
     pub threads: Option<usize>,
     /// Print nothing on stderr but errors.
@@ -68,18 +68,41 @@ pub enum Command {
     Eval(EvalArgs),
 }
 
-/// How inputs are read and normalized.
+/// How inputs are read and normalized: what `analyze`, `entities`,
+/// `discover` and `eval` take. `split` and `segment` take only the groups
+/// they use.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
+    #[command(flatten)]
+    pub decode: DecodeArgs,
+    #[command(flatten)]
+    pub chapters: ChapterArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+}
+
+/// How bytes become text.
+#[derive(Args, Debug, Clone)]
+pub struct DecodeArgs {
     /// Force an encoding (utf-8, utf-16le, utf-16be, gb18030, gbk, big5) instead of detecting it.
     #[arg(long)]
     pub encoding: Option<String>,
     /// Replace undecodable bytes instead of stopping at them.
     #[arg(long)]
     pub lossy: bool,
+}
+
+/// How a file is split into chapters.
+#[derive(Args, Debug, Clone)]
+pub struct ChapterArgs {
     /// Regex matched against each trimmed line to find chapter headings.
     #[arg(long, value_name = "REGEX")]
     pub chapter_pattern: Option<String>,
+}
+
+/// Script conversion for analysis.
+#[derive(Args, Debug, Clone)]
+pub struct ScriptArgs {
     /// Script conversion for analysis.
     #[arg(long, value_enum, default_value_t = ToSimplified::T2s)]
     pub convert: ToSimplified,
@@ -91,12 +114,19 @@ pub struct InputArgs {
 /// Dictionaries for segmentation and entities.
 #[derive(Args, Debug, Clone)]
 pub struct LexiconArgs {
-    /// A jieba user dictionary (`word freq tag` lines); repeatable.
-    #[arg(long = "dict", value_name = "FILE")]
-    pub dicts: Vec<PathBuf>,
+    #[command(flatten)]
+    pub words: WordArgs,
     /// Aliases: canonical name, then its aliases, tab-separated; repeatable.
     #[arg(long = "aliases", value_name = "FILE")]
     pub aliases: Vec<PathBuf>,
+}
+
+/// Dictionaries for segmentation.
+#[derive(Args, Debug, Clone)]
+pub struct WordArgs {
+    /// A jieba user dictionary (`word freq tag` lines); repeatable.
+    #[arg(long = "dict", value_name = "FILE")]
+    pub dicts: Vec<PathBuf>,
     /// Turn off jieba's HMM for unknown words.
     #[arg(long)]
     pub no_hmm: bool,
@@ -172,15 +202,36 @@ pub struct TableArgs {
     /// Keep punctuation-free stopwords in frequency tables.
     #[arg(long)]
     pub all_words: bool,
-    /// Table format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    pub format: FormatArg,
+    #[command(flatten)]
+    pub view: ViewArgs,
     /// CSV without the UTF-8 byte-order mark.
     #[arg(long)]
     pub no_bom: bool,
+}
+
+/// How a table is written: what `entities` (one table on stdout) takes too.
+#[derive(Args, Debug, Clone)]
+pub struct ViewArgs {
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
     /// Script of entity names in the tables (original spellings stay as written).
     #[arg(long, value_enum, default_value_t = ScriptOut::Simplified)]
     pub script: ScriptOut,
+}
+
+impl ViewArgs {
+    /// The table options of a command that only writes entity rows on
+    /// stdout: the view, and defaults for the counts it does not print.
+    pub fn table(&self) -> TableArgs {
+        TableArgs {
+            window: Window::Paragraph,
+            min_count: 1,
+            all_words: false,
+            view: self.clone(),
+            no_bom: true,
+        }
+    }
 }
 
 fn parse_window(s: &str) -> Result<Window, String> {
@@ -200,7 +251,9 @@ pub struct SplitArgs {
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub decode: DecodeArgs,
+    #[command(flatten)]
+    pub chapters: ChapterArgs,
 }
 
 #[derive(Args, Debug)]
@@ -232,9 +285,11 @@ pub struct SegmentArgs {
     #[arg(short = 'd', long, default_value = " ")]
     pub delimiter: String,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub decode: DecodeArgs,
     #[command(flatten)]
-    pub lexicon: LexiconArgs,
+    pub script: ScriptArgs,
+    #[command(flatten)]
+    pub words: WordArgs,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,7 +322,7 @@ pub struct EntitiesArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
-    pub table: TableArgs,
+    pub view: ViewArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -302,8 +357,8 @@ impl Dictionaries {
     pub fn load(lexicon: &LexiconArgs) -> Result<Dictionaries> {
         let (segmenter, lex) = rayon::join(
             || -> Result<Segmenter> {
-                let mut segmenter = Segmenter::new(!lexicon.no_hmm);
-                for path in &lexicon.dicts {
+                let mut segmenter = Segmenter::new(!lexicon.words.no_hmm);
+                for path in &lexicon.words.dicts {
                     segmenter.load_user_dict(path)?;
                 }
                 Ok(segmenter)
@@ -347,7 +402,7 @@ impl Plan {
         table: Option<&TableArgs>,
     ) -> Result<Plan> {
         let dictionaries = Dictionaries::load(lexicon)?;
-        Plan::with_converter(make_converter(input)?, dictionaries, input, table)
+        Plan::with_converter(make_converter(&input.script)?, dictionaries, input, table)
     }
 
     /// `new` with the converter (`make_converter`) and the dictionaries
@@ -363,13 +418,13 @@ impl Plan {
             recognizer,
             stopwords,
         } = dictionaries;
-        let display = match table.map(|t| t.script) {
+        let display = match table.map(|t| t.view.script) {
             Some(ScriptOut::Traditional) => {
                 Some(Box::new(FerrousConverter::new(ScriptConfig::S2t)?) as Box<dyn Converter>)
             }
             _ => None,
         };
-        let format = match table.map(|t| (t.format, t.no_bom)) {
+        let format = match table.map(|t| (t.view.format, t.no_bom)) {
             Some((FormatArg::Tsv, _)) => TableFormat::Tsv,
             Some((FormatArg::Jsonl, _)) => TableFormat::Jsonl,
             Some((FormatArg::Csv, no_bom)) => TableFormat::Csv { bom: !no_bom },
@@ -393,7 +448,7 @@ impl Plan {
             segmenter,
             recognizer,
             stopwords,
-            read: read_options(input)?,
+            read: read_options(&input.decode, &input.chapters)?,
             count,
             format,
         })
@@ -410,25 +465,25 @@ impl Plan {
     }
 }
 
-pub fn read_options(input: &InputArgs) -> Result<ReadOptions> {
-    let encoding = input
+pub fn read_options(decode: &DecodeArgs, chapters: &ChapterArgs) -> Result<ReadOptions> {
+    let encoding = decode
         .encoding
         .as_deref()
         .map(encoding_for_name)
         .transpose()?;
-    let headings = match &input.chapter_pattern {
+    let headings = match &chapters.chapter_pattern {
         Some(p) => HeadingMatcher::custom(p)?,
         None => HeadingMatcher::default(),
     };
     Ok(ReadOptions {
         encoding,
-        lossy: input.lossy,
+        lossy: decode.lossy,
         headings,
     })
 }
 
 /// The converter to Simplified for analysis.
-pub fn make_converter(input: &InputArgs) -> Result<Box<dyn Converter>> {
+pub fn make_converter(input: &ScriptArgs) -> Result<Box<dyn Converter>> {
     let config = match input.convert {
         ToSimplified::T2s => ScriptConfig::T2s,
         ToSimplified::Tw2s => ScriptConfig::Tw2s,

@@ -8,7 +8,7 @@ use zhnovel::analysis::analyze_book;
 use zhnovel::output::{write_rows, TableFormat};
 
 pub fn run(args: &EntitiesArgs, quiet: bool) -> Result<ExitCode> {
-    let plan = Plan::new(&args.input, &args.lexicon, Some(&args.table))?;
+    let plan = Plan::new(&args.input, &args.lexicon, Some(&args.view.table()))?;
     let chapters = read_book(&plan, &args.paths)?;
     let bar = progress_bar(chapters.len(), quiet, "entities");
     let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
