@@ -32,5 +32,6 @@ pub mod output;
 pub mod script;
 pub mod segment;
 pub mod stats;
+pub mod train;
 
 pub use error::{Error, Result};

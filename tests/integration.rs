@@ -9,9 +9,13 @@ mod analyze;
 mod bad_input;
 #[path = "integration/commands.rs"]
 mod commands;
+#[path = "integration/curation.rs"]
+mod curation;
 #[path = "integration/encodings.rs"]
 mod encodings;
 #[path = "integration/golden.rs"]
 mod golden;
+#[path = "integration/model.rs"]
+mod model;
 #[path = "integration/regression.rs"]
 mod regression;
