@@ -114,9 +114,14 @@ fn symlink_loop_in_a_folder_is_read_once() {
     std::os::unix::fs::symlink(d.path("book"), d.path("book/loop")).unwrap();
     // A second link to the same file: read once too.
     std::os::unix::fs::symlink(d.path("book/第1章.txt"), d.path("book/again.txt")).unwrap();
+    // A link to a folder elsewhere is followed.
+    d.write("elsewhere/第2章.txt", seed(SEEDS[2]));
+    std::os::unix::fs::symlink(d.path("elsewhere"), d.path("book/more")).unwrap();
     let out = d.path("out");
     zhnovel(&["analyze", p(&d.path("book")), "-o", p(&out), "-q"]).success();
-    assert_eq!(records(&out.join("chapters.csv")).len(), 1);
+    let chapters = records(&out.join("chapters.csv"));
+    assert_eq!(chapters.len(), 2, "{chapters:?}");
+    assert!(chapters[1][2].ends_with("第2章.txt"), "{chapters:?}");
 }
 
 /// A run of `analyze` that pauses at `point` (see `output::test_pause`),
@@ -233,12 +238,25 @@ fn run_killed_after_staging_its_manifest_is_finished_by_the_next() {
     zhnovel(&["analyze", SMALL, "-o", p(&out), "-q", "--graphml"]).success();
     let mut run = paused_run(OTHER, &out, "commit", &d.path("marker"));
     interrupt(&mut run, "-KILL");
+    assert!(out.join(".zhnovel-staging/run.json").exists());
     // The killed run's files are complete in the staging folder; the next
-    // run moves them in before it starts, so its own swap leaves only its own.
-    zhnovel(&["analyze", SMALL, "-o", p(&out), "-q"]).success();
+    // run moves them in as it opens the folder. Here that next run reads
+    // nothing (its one input is missing), so the folder shows the finished
+    // move: the killed run's tables, without the earlier run's graphml.
+    zhnovel(&[
+        "analyze",
+        "no/such.txt",
+        "-o",
+        p(&out),
+        "-q",
+        "--keep-going",
+    ])
+    .fails(1, "no such file");
     let fresh = d.path("fresh");
-    zhnovel(&["analyze", SMALL, "-o", p(&fresh), "-q"]).success();
+    zhnovel(&["analyze", OTHER, "-o", p(&fresh), "-q"]).success();
     assert_eq!(tables(&out), tables(&fresh));
+    assert!(!out.join(".zhnovel-staging").exists());
+    zhnovel(&["analyze", SMALL, "-o", p(&out), "-q"]).success();
 }
 
 // Re-running with another --format, or without --graphml, left the earlier
@@ -307,6 +325,11 @@ fn non_chinese_or_unknown_encoding_is_refused_before_anything_is_created() {
             .fails(2, &format!("unknown encoding '{name}'"));
         assert!(!out.exists(), "{name}: -o created");
     }
+    // A bad dictionary too is reported before -o is created.
+    let dict = d.write("my.dict", "雷千峰 lots nr\n");
+    let out = d.path("dict-out");
+    zhnovel(&["analyze", SMALL, "-o", p(&out), "--dict", p(&dict)]).fails(1, "my.dict:1");
+    assert!(!out.exists());
 }
 
 // `--chapter-pattern ''` matched every line, so the error was "file is empty".
