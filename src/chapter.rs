@@ -196,17 +196,11 @@ fn wrap_width(lines: &[&str]) -> Option<usize> {
 }
 
 /// Columns a line takes in a fixed-width layout: CJK and full-width
-/// characters take two, others one (how Project Gutenberg wrapped its texts).
+/// characters take two, others one (how Project Gutenberg wrapped its
+/// texts), by the unicode-width crate, ambiguous characters (“”…) counted
+/// as wide as a CJK terminal counts them.
 fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| {
-            if (c as u32) < 0x1100 || ('\u{FF61}'..='\u{FFDC}').contains(&c) {
-                1
-            } else {
-                2
-            }
-        })
-        .sum()
+    unicode_width::UnicodeWidthStr::width_cjk(s)
 }
 
 /// Byte ranges of the paragraphs (lines) of a chapter text.
