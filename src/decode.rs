@@ -172,6 +172,9 @@ fn detect(bytes: &[u8]) -> (&'static Encoding, usize) {
 /// UTF-8 file is then reported (or, with `--lossy`, repaired) as UTF-8
 /// rather than decoded as legacy mojibake.
 fn mostly_utf8(bytes: &[u8]) -> bool {
+    if std::str::from_utf8(bytes).is_ok() {
+        return true;
+    }
     let (mut multibyte, mut malformed) = (0usize, 0usize);
     for chunk in bytes.utf8_chunks() {
         multibyte += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
@@ -270,6 +273,33 @@ mod tests {
         let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
         let d = roundtrip(&be);
         assert_eq!((d.text.as_str(), d.encoding), (text, "utf-16be"));
+    }
+
+    #[test]
+    fn bomless_utf16_without_ascii_and_with_nuls_on_both_sides() {
+        // 一 is U+4E00: its low byte is NUL, so NULs fall on the "wrong"
+        // side too; the byte order that reads as common characters wins.
+        let text = "一二三，一个人走了一天。\nAB一";
+        let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(roundtrip(&le).encoding, "utf-16le");
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        assert_eq!(roundtrip(&be).encoding, "utf-16be");
+    }
+
+    #[test]
+    fn mostly_utf8_with_a_bad_byte_stays_utf8() {
+        let mut bytes = TEXT.as_bytes().to_vec();
+        bytes.insert(6, 0xFF);
+        let err = decode(Path::new("x.txt"), &bytes, None, false).unwrap_err();
+        assert!(
+            err.to_string().contains("not valid utf-8 at byte offset 6"),
+            "{err}"
+        );
+        let d = decode(Path::new("x.txt"), &bytes, None, true).unwrap();
+        assert_eq!((d.encoding, d.replaced), ("utf-8", 1));
+        // GB18030 prose is not mistaken for broken UTF-8.
+        let (gb, _, _) = GB18030.encode(TEXT);
+        assert!(!mostly_utf8(&gb));
     }
 
     #[test]
