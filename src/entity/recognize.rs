@@ -2436,18 +2436,30 @@ impl Recognizer {
                 let mut straddled = vec![0u32; decided.len()];
                 let mut seen = vec![0u32; decided.len()];
                 for run in part.iter() {
-                    let ms: Vec<(usize, usize, usize)> = ac
+                    let mut ms: Vec<(usize, usize, usize)> = ac
                         .find_overlapping_iter(run.text)
                         .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
                         .collect();
+                    // By start: a match that crosses (s1, e1) starts less
+                    // than the longest match before s1 and before e1, so
+                    // only those few are compared (a run without
+                    // punctuation can hold 10^5 matches; all pairs were
+                    // quadratic).
+                    ms.sort_unstable();
+                    let longest = ms.iter().map(|m| m.1 - m.0).max().unwrap_or(0);
                     for &(s1, e1, p1) in &ms {
                         seen[p1] += 1;
-                        let crossed = ms.iter().any(|&(s2, e2, p2)| {
-                            p2 != p1
-                                && ((s2 < s1 && e2 > s1 && e2 < e1)
-                                    || (s2 > s1 && s2 < e1 && e2 > e1))
-                                && strength(&decided[p2]) > strength(&decided[p1])
-                        });
+                        let near = ms.partition_point(|m| m.0 + longest <= s1);
+                        let crossed =
+                            ms[near..]
+                                .iter()
+                                .take_while(|m| m.0 < e1)
+                                .any(|&(s2, e2, p2)| {
+                                    p2 != p1
+                                        && ((s2 < s1 && e2 > s1 && e2 < e1)
+                                            || (s2 > s1 && s2 < e1 && e2 > e1))
+                                        && strength(&decided[p2]) > strength(&decided[p1])
+                                });
                         if crossed {
                             straddled[p1] += 1;
                         }
