@@ -19,3 +19,5 @@ mod golden;
 mod model;
 #[path = "integration/regression.rs"]
 mod regression;
+#[path = "integration/views.rs"]
+mod views;

@@ -38,7 +38,7 @@ pub struct Cli {
 pub enum Command {
     /// Analyze a book (files, folders or -) and write its tables into a folder.
     #[command(
-        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze --books shelf/ -o out/"
+        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze novel.txt -o out/ --graphml --gexf --format sqlite\n  zhnovel analyze --books shelf/ -o out/"
     )]
     Analyze(AnalyzeArgs),
     /// Split a whole-novel file into one UTF-8 file per chapter.
@@ -72,6 +72,11 @@ pub enum Command {
         after_help = "Example:\n  zhnovel eval --gold tests/data/seeds-entities.csv corpus/seeds/"
     )]
     Eval(EvalArgs),
+    /// Every mention of one entity in its context (key word in context).
+    #[command(
+        after_help = "Examples:\n  zhnovel kwic 鲁智深 corpus/shuihu/\n  zhnovel kwic 魯達 corpus/shuihu/ --width 20 --format csv"
+    )]
+    Kwic(KwicArgs),
 }
 
 /// How inputs are read and normalized: what `analyze`, `entities`,
@@ -178,6 +183,8 @@ pub enum FormatArg {
     Csv,
     Tsv,
     Jsonl,
+    /// `analyze` only: the book's tables in one zhnovel.sqlite.
+    Sqlite,
 }
 
 #[derive(Args, Debug)]
@@ -201,11 +208,27 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub graphml: bool,
     #[command(flatten)]
+    pub views: ViewArgs,
+    #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub lexicon: LexiconArgs,
+}
+
+/// The views `analyze` writes beside the tables (network files, report.html).
+#[derive(Args, Debug, Clone)]
+pub struct ViewArgs {
+    /// Also write the network as cooccurrence.gexf (GEXF 1.3, dynamic: one spell per run of chapters).
+    #[arg(long)]
+    pub gexf: bool,
+    /// Network files hold every entity and pair, not the readable default selection.
+    #[arg(long)]
+    pub graph_all: bool,
+    /// Do not write report.html.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// What the tables hold and how they are written.
@@ -221,7 +244,7 @@ pub struct TableArgs {
     #[arg(long)]
     pub all_words: bool,
     #[command(flatten)]
-    pub view: ViewArgs,
+    pub form: FormArgs,
     /// CSV without the UTF-8 byte-order mark.
     #[arg(long)]
     pub no_bom: bool,
@@ -229,7 +252,7 @@ pub struct TableArgs {
 
 /// How a table is written: what `entities` (one table on stdout) takes too.
 #[derive(Args, Debug, Clone)]
-pub struct ViewArgs {
+pub struct FormArgs {
     /// Table format.
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     pub format: FormatArg,
@@ -238,15 +261,15 @@ pub struct ViewArgs {
     pub script: ScriptOut,
 }
 
-impl ViewArgs {
+impl FormArgs {
     /// The table options of a command that only writes entity rows on
-    /// stdout: the view, and defaults for the counts it does not print.
+    /// stdout: the format, and defaults for the counts it does not print.
     pub fn table(&self) -> TableArgs {
         TableArgs {
             window: Window::Paragraph,
             min_count: 1,
             all_words: false,
-            view: self.clone(),
+            form: self.clone(),
             no_bom: true,
         }
     }
@@ -342,7 +365,32 @@ pub struct EntitiesArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
-    pub view: ViewArgs,
+    pub form: FormArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KwicFormat {
+    Plain,
+    Csv,
+}
+
+#[derive(Args, Debug)]
+pub struct KwicArgs {
+    /// The entity: its name, a spelling, a variant or an alias (Traditional or Simplified).
+    pub name: String,
+    /// Files or folders (one book).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Characters of context on each side.
+    #[arg(long, default_value_t = 10)]
+    pub width: usize,
+    /// `plain`: aligned lines, no header; `csv`: chapter,offset,left,match,right,entity,type.
+    #[arg(long, value_enum, default_value_t = KwicFormat::Plain)]
+    pub format: KwicFormat,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -351,9 +399,17 @@ pub struct EntitiesArgs {
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// Answer key CSV: file,type,canonical,aliases,required,note.
+    /// Chapter answer key CSV: file,type,canonical,aliases,required,note
+    /// (each input file is scored on its own).
+    #[arg(long, required_unless_present = "key", conflicts_with = "key")]
+    pub gold: Option<PathBuf>,
+    /// Book answer key: `type<TAB>canonical<TAB>aliases<TAB>main<TAB>side<TAB>note`
+    /// (all inputs are one book, scored like shared/tools/score_book.py).
     #[arg(long)]
-    pub gold: PathBuf,
+    pub key: Option<PathBuf>,
+    /// With --key: how many top persons are checked.
+    #[arg(long, default_value_t = 50)]
+    pub top_persons: usize,
     /// Files or folders; each file is scored on its own.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
@@ -477,16 +533,18 @@ impl Plan {
             recognizer,
             stopwords,
         } = dictionaries;
-        let display = match table.map(|t| t.view.script) {
+        let display = match table.map(|t| t.form.script) {
             Some(ScriptOut::Traditional) => {
                 Some(Box::new(FerrousConverter::new(ScriptConfig::S2t)?) as Box<dyn Converter>)
             }
             _ => None,
         };
-        let format = match table.map(|t| (t.view.format, t.no_bom)) {
+        let format = match table.map(|t| (t.form.format, t.no_bom)) {
             Some((FormatArg::Tsv, _)) => TableFormat::Tsv,
             Some((FormatArg::Jsonl, _)) => TableFormat::Jsonl,
             Some((FormatArg::Csv, no_bom)) => TableFormat::Csv { bom: !no_bom },
+            // A book's tables go to zhnovel.sqlite; shelf tables stay CSV.
+            Some((FormatArg::Sqlite, no_bom)) => TableFormat::Csv { bom: !no_bom },
             None => TableFormat::Csv { bom: true },
         };
         let count = match table {

@@ -1,6 +1,6 @@
 //! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
 
-use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, Plan};
+use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, FormatArg, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
 use serde::Serialize;
@@ -10,10 +10,11 @@ use std::process::ExitCode;
 use zhnovel::analysis::{analyze_book, normalize_book, read_book, BookTables};
 use zhnovel::input::{collect_sources, collect_sources_keep_going, natural_cmp, SourcePath};
 use zhnovel::outdir::{Manifest, OutputDir};
-use zhnovel::output::{write_graphml, write_table, Columns, TableFormat};
+use zhnovel::output::{write_table, Columns, TableFormat};
 use zhnovel::segment::warm_up_tagger;
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
     // Options, dictionaries and inputs are checked before anything is
     // created: `-o` is opened only once they are read.
     read_options(&args.input.decode, &args.input.chapters)?;
@@ -53,6 +54,7 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     let mut first = Some(first);
     let mut failed = false;
     let mut shelf = ShelfTables::default();
+    let mut summaries = Vec::new();
     for (name, sources) in &books {
         let dir = if name.is_empty() {
             out.staging().to_path_buf()
@@ -89,11 +91,15 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         );
         let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
         bar.finish_and_clear();
-        write_book(&dir, plan.format, &tables)?;
-        wrote_any = true;
-        if args.graphml {
-            write_graphml(&dir, &tables.entities, &tables.cooccurrence)?;
+        // Every file goes into `dir`, inside the staging folder.
+        if args.table.form.format == FormatArg::Sqlite {
+            super::views::write_sqlite(&dir, &tables)?;
+        } else {
+            write_book(&dir, plan.format, &tables)?;
         }
+        wrote_any = true;
+        super::views::write_views(&dir, args, name, &tables)?;
+        summaries.push((name.clone(), super::views::summary(&tables)));
         if !name.is_empty() {
             shelf.add(name, &tables);
         }
@@ -118,6 +124,24 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         files: Vec::new(),
     };
     out.commit(manifest)?;
+    if !quiet {
+        let seconds = started.elapsed().as_secs_f64();
+        let out = args.output.display();
+        match summaries.as_slice() {
+            [(name, line)] if name.is_empty() => {
+                eprintln!("zhnovel: {line} in {seconds:.1} s → {out}")
+            }
+            _ => {
+                for (name, line) in &summaries {
+                    eprintln!("zhnovel: {name}: {line}");
+                }
+                eprintln!(
+                    "zhnovel: {} books in {seconds:.1} s → {out}",
+                    summaries.len()
+                );
+            }
+        }
+    }
     Ok(if failed {
         ExitCode::from(1)
     } else {
@@ -125,8 +149,14 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     })
 }
 
-/// Writes a book's five tables, each by its own writer, concurrently.
+/// Writes a book's tables, each by its own writer, concurrently.
 pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()> {
+    let (timeline, chapter_pairs) = rayon::join(
+        || write_table(dir, "timeline", format, &t.timeline),
+        || write_table(dir, "cooccurrence-chapters", format, &t.chapter_pairs),
+    );
+    timeline?;
+    chapter_pairs?;
     let ((entities, mentions), (cooccurrence, (frequency, chapters))) = rayon::join(
         || {
             rayon::join(
@@ -158,9 +188,9 @@ fn options_json(args: &AnalyzeArgs) -> serde_json::Value {
         "window": args.table.window.name(),
         "min_count": args.table.min_count,
         "all_words": args.table.all_words,
-        "format": format!("{:?}", args.table.view.format).to_lowercase(),
+        "format": format!("{:?}", args.table.form.format).to_lowercase(),
         "bom": !args.table.no_bom,
-        "script": format!("{:?}", args.table.view.script).to_lowercase(),
+        "script": format!("{:?}", args.table.form.script).to_lowercase(),
         "convert": format!("{:?}", args.input.script.convert).to_lowercase(),
         "opencc_config": args.input.script.opencc_config,
         "encoding": args.input.decode.encoding,
@@ -169,6 +199,10 @@ fn options_json(args: &AnalyzeArgs) -> serde_json::Value {
         "dict": args.lexicon.words.dicts,
         "aliases": args.lexicon.aliases,
         "hmm": !args.lexicon.words.no_hmm,
+        "graphml": args.graphml,
+        "gexf": args.views.gexf,
+        "graph_all": args.views.graph_all,
+        "report": !args.views.no_report,
     })
 }
 

@@ -285,18 +285,14 @@ fn rerun_removes_the_files_of_the_previous_run_it_does_not_write() {
     d.write("out/notes.txt", "mine");
     zhnovel(&["analyze", SMALL, "-o", p(&out), "-q", "--format", "tsv"]).success();
     let names: Vec<String> = visible(&out).into_iter().map(|(n, _)| n).collect();
-    assert_eq!(
-        names,
-        [
-            "chapters.tsv",
-            "cooccurrence.tsv",
-            "entities.tsv",
-            "frequency.tsv",
-            "mentions.tsv",
-            "notes.txt",
-            "run.json"
-        ]
+    assert!(names.contains(&"entities.tsv".to_string()), "{names:?}");
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.ends_with(".csv") || n.ends_with(".graphml")),
+        "{names:?}"
     );
+    assert!(names.contains(&"notes.txt".to_string()), "{names:?}");
     let manifest: serde_json::Value = serde_json::from_str(&d.read("out/run.json")).unwrap();
     let files: Vec<&str> = manifest["files"]
         .as_array()
@@ -304,7 +300,12 @@ fn rerun_removes_the_files_of_the_previous_run_it_does_not_write() {
         .iter()
         .map(|f| f.as_str().unwrap())
         .collect();
-    assert_eq!(files, &names[..5]);
+    let ours: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| *n != "notes.txt" && *n != "run.json")
+        .collect();
+    assert_eq!(files, ours);
 }
 
 // Invalid UTF-8 (one bad byte in UTF-8 prose) was reported as invalid
