@@ -5,7 +5,9 @@
 //! are merged in chapter order and sorted, so any thread count gives the same
 //! tables.
 
-use crate::chapter::{paragraphs, sentences, split_chapters, HeadingMatcher};
+use crate::chapter::{
+    context_around, paragraphs, sentences, split_chapters, HeadingMatcher, MAX_CONTEXT_CHARS,
+};
 use crate::clean::clean;
 use crate::decode::decode;
 use crate::entity::{Catalog, EntityId, EntityType, Mention, Recognizer};
@@ -336,22 +338,30 @@ impl<'a> Tally<'a> {
         let mut chars = CharCursor::new(text);
         let mut mention_rows = Vec::with_capacity(found.len());
         let mut s = 0;
-        // The sentence of the last row, for the next mentions in it.
-        let mut last_sentence: Option<(usize, Arc<str>)> = None;
+        // The sentence of the last row, for the next mentions in it (and
+        // its length in characters); a sentence too long to repeat whole is
+        // cut around each mention instead (`context_around`).
+        let mut last_sentence: Option<(usize, usize, Arc<str>)> = None;
         let mut record = |m: &Mention, rows: &mut Vec<MentionRow>| {
             while s + 1 < sentence_ranges.len() && sentence_ranges[s].end <= m.start {
                 s += 1;
             }
-            let sentence = match &last_sentence {
-                Some((i, sentence)) if *i == s => sentence.clone(),
-                _ => {
-                    let sentence: Arc<str> = sentence_ranges
-                        .get(s)
-                        .map_or("", |r| chapter.text.original(r.start, r.end))
-                        .into();
-                    last_sentence = Some((s, sentence.clone()));
-                    sentence
-                }
+            let range = sentence_ranges.get(s).cloned().unwrap_or(0..0);
+            if !matches!(&last_sentence, Some((i, ..)) if *i == s) {
+                let n = text[range.clone()].chars().count();
+                let whole: Arc<str> = if n <= MAX_CONTEXT_CHARS {
+                    chapter.text.original(range.start, range.end).into()
+                } else {
+                    "".into()
+                };
+                last_sentence = Some((s, n, whole));
+            }
+            let (_, n, whole) = last_sentence.as_ref().expect("set above");
+            let sentence = if *n <= MAX_CONTEXT_CHARS {
+                whole.clone()
+            } else {
+                let r = context_around(text, range, *n, m.start, m.end);
+                chapter.text.original(r.start, r.end).into()
             };
             let surface = chapter.text.original(m.start, m.end);
             let tally = &mut self.entities[m.entity as usize];

@@ -40,6 +40,13 @@ impl HeadingMatcher {
                     .join(" "),
             )
         })?;
+        // A pattern that matches an empty line matches every line, so no
+        // line would be left as text.
+        if regex.is_match("") {
+            return Err(Error::ChapterPattern(format!(
+                "'{pattern}' matches an empty line, so every line would be a heading; give a pattern that only heading lines match, such as '^第.+章'"
+            )));
+        }
         Ok(HeadingMatcher {
             regex,
             custom: true,
@@ -189,17 +196,11 @@ fn wrap_width(lines: &[&str]) -> Option<usize> {
 }
 
 /// Columns a line takes in a fixed-width layout: CJK and full-width
-/// characters take two, others one (how Project Gutenberg wrapped its texts).
+/// characters take two, others one (how Project Gutenberg wrapped its
+/// texts), by the unicode-width crate, ambiguous characters (“”…) counted
+/// as wide as a CJK terminal counts them.
 fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| {
-            if (c as u32) < 0x1100 || ('\u{FF61}'..='\u{FFDC}').contains(&c) {
-                1
-            } else {
-                2
-            }
-        })
-        .sum()
+    unicode_width::UnicodeWidthStr::width_cjk(s)
 }
 
 /// Byte ranges of the paragraphs (lines) of a chapter text.
@@ -218,6 +219,41 @@ pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
         out.push(start..text.len());
     }
     out
+}
+
+/// Longest context, in characters, that `context_around` gives a mention.
+pub const MAX_CONTEXT_CHARS: usize = 200;
+
+/// The context of a mention at `start..end` inside `sentence` (byte ranges
+/// of `text`): the whole sentence if it has at most `MAX_CONTEXT_CHARS`
+/// characters, else at most `MAX_CONTEXT_CHARS / 2` characters on each
+/// side of the mention, inside the sentence. A line without punctuation is
+/// one sentence however long it is; the cap keeps every mention's context
+/// (and the cost of finding it) bounded. `sentence_chars` is the
+/// sentence's length in characters, counted once per sentence by the caller.
+pub fn context_around(
+    text: &str,
+    sentence: Range<usize>,
+    sentence_chars: usize,
+    start: usize,
+    end: usize,
+) -> Range<usize> {
+    if sentence_chars <= MAX_CONTEXT_CHARS {
+        return sentence;
+    }
+    let side = MAX_CONTEXT_CHARS / 2;
+    let start = start.clamp(sentence.start, sentence.end);
+    let end = end.clamp(start, sentence.end);
+    let from = text[sentence.start..start]
+        .char_indices()
+        .rev()
+        .nth(side - 1)
+        .map_or(sentence.start, |(i, _)| sentence.start + i);
+    let to = text[end..sentence.end]
+        .char_indices()
+        .nth(side)
+        .map_or(sentence.end, |(i, _)| end + i);
+    from..to
 }
 
 /// Byte ranges of the sentences of a chapter text: a sentence ends at 。！？；…
@@ -256,6 +292,25 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn context_is_the_sentence_or_a_window_around_the_mention() {
+        let short = "耶律挞烈率军至锦州。";
+        assert_eq!(
+            context_around(short, 0..short.len(), 10, 0, 12),
+            0..short.len()
+        );
+        let long = format!("{}耶律挞烈{}", "甲".repeat(300), "乙".repeat(300));
+        let at = 300 * 3;
+        let r = context_around(&long, 0..long.len(), 604, at, at + 12);
+        assert_eq!(
+            &long[r.clone()],
+            format!("{}耶律挞烈{}", "甲".repeat(100), "乙".repeat(100))
+        );
+        // At the edges of the sentence the window is cut there.
+        let r = context_around(&long, 0..long.len(), 604, 0, 3);
+        assert_eq!(r, 0..101 * 3);
+    }
 
     fn titles(text: &str) -> Vec<String> {
         split_chapters(text, &HeadingMatcher::default(), "file")

@@ -1,9 +1,10 @@
-//! Decode: bytes → text. Detects the encoding of each file (BOM, then valid
-//! UTF-8, then BOM-less UTF-16 by its NUL pattern, then chardetng among the
-//! Chinese legacy encodings) unless one is forced. It never converts script.
+//! Decode: bytes → text. Detects the encoding of each file (BOM, then
+//! BOM-less UTF-16 when the bytes hold NULs, then valid or mostly valid
+//! UTF-8, then chardetng among the Chinese legacy encodings) unless one is
+//! forced. It never converts script.
 
 use crate::error::{Error, Result};
-use encoding_rs::{Encoding, BIG5, GB18030, UTF_16BE, UTF_16LE, UTF_8};
+use encoding_rs::{Encoding, BIG5, GB18030, GBK, UTF_16BE, UTF_16LE, UTF_8};
 use std::path::Path;
 
 /// Text decoded from one file and the encoding that was used.
@@ -17,6 +18,9 @@ pub struct Decoded {
 }
 
 /// Looks up an encoding by a name users type (`gbk`, `GB2312`, `big5`, `utf8`…).
+/// Only the encodings Chinese text comes in are accepted: a label that
+/// encoding_rs knows for another script (`latin1`, `shift_jis`) would decode
+/// every byte into mojibake without an error, so it is refused.
 pub fn encoding_for_name(name: &str) -> Result<&'static Encoding> {
     let lower = name.trim().to_ascii_lowercase();
     let alias = match lower.as_str() {
@@ -27,9 +31,11 @@ pub fn encoding_for_name(name: &str) -> Result<&'static Encoding> {
         "big5-hkscs" | "cp950" => "big5",
         other => other,
     };
-    Encoding::for_label(alias.as_bytes()).ok_or_else(|| Error::UnknownEncoding {
-        name: name.to_string(),
-    })
+    Encoding::for_label(alias.as_bytes())
+        .filter(|e| [UTF_8, UTF_16LE, UTF_16BE, GB18030, GBK, BIG5].contains(e))
+        .ok_or_else(|| Error::UnknownEncoding {
+            name: name.to_string(),
+        })
 }
 
 /// Decodes `bytes` read from `path`. With `forced`, that encoding is used;
@@ -122,11 +128,15 @@ fn detect(bytes: &[u8]) -> (&'static Encoding, usize) {
     if let Some((enc, n)) = Encoding::for_bom(bytes) {
         return (enc, n);
     }
-    if std::str::from_utf8(bytes).is_ok() {
-        return (UTF_8, 0);
+    // Text in UTF-8 or a legacy encoding has no NUL byte; UTF-16 has one in
+    // every ASCII character and line break (and in 一, U+4E00).
+    if bytes.contains(&0) {
+        if let Some(enc) = guess_utf16(bytes) {
+            return (enc, 0);
+        }
     }
-    if let Some(enc) = guess_utf16(bytes) {
-        return (enc, 0);
+    if mostly_utf8(bytes) {
+        return (UTF_8, 0);
     }
     // Chinese legacy encodings: chardetng's guess, checked against the other
     // candidate. GBK and Big5 byte ranges overlap, and on short texts
@@ -155,6 +165,26 @@ fn detect(bytes: &[u8]) -> (&'static Encoding, usize) {
     }
 }
 
+/// Valid UTF-8, or UTF-8 with a few bad bytes (a truncated download, one
+/// corrupted character): at least 8 well-formed multi-byte characters per
+/// malformed sequence. GB18030 or Big5 read as UTF-8 has about as many
+/// malformed sequences as well-formed ones, so it never passes; a broken
+/// UTF-8 file is then reported (or, with `--lossy`, repaired) as UTF-8
+/// rather than decoded as legacy mojibake.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    if std::str::from_utf8(bytes).is_ok() {
+        return true;
+    }
+    let (mut multibyte, mut malformed) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        multibyte += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        if !chunk.invalid().is_empty() {
+            malformed += 1;
+        }
+    }
+    malformed == 0 || multibyte >= 8 * malformed
+}
+
 /// The most frequent characters of Chinese prose, Simplified and Traditional.
 const COMMON_CHARS: &str = "的一是了不在有人他这這中大来來上个個们們到说說为為子和你地出道也时時年得就那要下以生会會自着著去之过過家学學对對可她里裏後后小么麼心多天而能好都然没沒日于於起还還发發成事只作当當想看文无無开開手十用主行方又如前所本见見经經头頭面公同三已老从從动動两兩长長知民样樣现現分将將外但身些与與高意进進把法此实實回二理美点點月明其种種声聲全工己话話儿兒者向情部正名定女问問力机機给給等几幾很业業最间間新什打便位因重被走电電四第门門相次东東政海口使教西再平真听聽世气氣信北少关關并內加化由却卻代军軍产產入先山五太水万萬市眼体體别別處处总總才场場师師书書比住员員九笑性通目华華报報立马馬命张張活难難神数數件安表原车車白应應路期叫死常提感金何更反合放做系計计城兵將";
 
@@ -162,33 +192,47 @@ fn common_char_count(text: &str) -> usize {
     text.chars().filter(|c| COMMON_CHARS.contains(*c)).count()
 }
 
-/// BOM-less UTF-16: CJK text has few NULs, but ASCII and line breaks in UTF-16
-/// put NULs on every other byte. Chinese text in UTF-16 also has no NUL at all,
-/// so use even length and a successful strict decode as the test.
+/// BOM-less UTF-16, for bytes that hold NULs. Chinese prose has few of
+/// them (about 3 % of its bytes: ASCII, line breaks, and characters such as
+/// 一 whose low byte is 0), and they fall on both even and odd positions, so
+/// the share of NULs proves nothing. Instead both byte orders are decoded,
+/// and one counts if it decodes without error and reads as text: almost no
+/// control characters, and more common Chinese characters and ASCII
+/// letters than the other order (swapped bytes give rare characters).
+/// Binary data fails the control-character test in both orders.
+/// How many characters `guess_utf16` scores (the look-up is a scan of
+/// `COMMON_CHARS`; the start of a book says enough).
+const SCORED_CHARS: usize = 100_000;
+
 fn guess_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     if bytes.len() < 2 || !bytes.len().is_multiple_of(2) {
         return None;
     }
-    let (mut even_nul, mut odd_nul) = (0usize, 0usize);
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == 0 {
-            if i % 2 == 0 {
-                even_nul += 1;
-            } else {
-                odd_nul += 1;
+    let mut best: Option<(&'static Encoding, usize)> = None;
+    for enc in [UTF_16LE, UTF_16BE] {
+        let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+        if had_errors {
+            continue;
+        }
+        let (mut chars, mut controls, mut score) = (0usize, 0usize, 0usize);
+        for c in text.chars() {
+            chars += 1;
+            if c.is_control() && !matches!(c, '\n' | '\r' | '\t') {
+                controls += 1;
+            } else if chars <= SCORED_CHARS
+                && (c.is_ascii_alphanumeric() || COMMON_CHARS.contains(c))
+            {
+                score += 1;
             }
         }
+        if controls * 100 > chars || score == 0 {
+            continue;
+        }
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((enc, score));
+        }
     }
-    let pairs = bytes.len() / 2;
-    let candidate = if odd_nul * 10 > pairs && even_nul * 10 < odd_nul {
-        Some(UTF_16LE)
-    } else if even_nul * 10 > pairs && odd_nul * 10 < even_nul {
-        Some(UTF_16BE)
-    } else {
-        None
-    }?;
-    let (_, had_errors) = candidate.decode_without_bom_handling(bytes);
-    (!had_errors).then_some(candidate)
+    best.map(|(enc, _)| enc)
 }
 
 #[cfg(test)]
@@ -229,6 +273,33 @@ mod tests {
         let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
         let d = roundtrip(&be);
         assert_eq!((d.text.as_str(), d.encoding), (text, "utf-16be"));
+    }
+
+    #[test]
+    fn bomless_utf16_without_ascii_and_with_nuls_on_both_sides() {
+        // 一 is U+4E00: its low byte is NUL, so NULs fall on the "wrong"
+        // side too; the byte order that reads as common characters wins.
+        let text = "一二三，一个人走了一天。\nAB一";
+        let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(roundtrip(&le).encoding, "utf-16le");
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        assert_eq!(roundtrip(&be).encoding, "utf-16be");
+    }
+
+    #[test]
+    fn mostly_utf8_with_a_bad_byte_stays_utf8() {
+        let mut bytes = TEXT.as_bytes().to_vec();
+        bytes.insert(6, 0xFF);
+        let err = decode(Path::new("x.txt"), &bytes, None, false).unwrap_err();
+        assert!(
+            err.to_string().contains("not valid utf-8 at byte offset 6"),
+            "{err}"
+        );
+        let d = decode(Path::new("x.txt"), &bytes, None, true).unwrap();
+        assert_eq!((d.encoding, d.replaced), ("utf-8", 1));
+        // GB18030 prose is not mistaken for broken UTF-8.
+        let (gb, _, _) = GB18030.encode(TEXT);
+        assert!(!mostly_utf8(&gb));
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Input: turns the paths a user gives (files, folders, `-` for stdin) into an
-//! ordered list of sources. A folder is walked recursively for `.txt` files,
-//! sorted in natural order so that 第2章.txt comes before 第10章.txt.
+//! ordered list of sources. A folder is walked recursively (walkdir) for
+//! `.txt` files, sorted in natural order so that 第2章.txt comes before
+//! 第10章.txt. Symbolic links are followed (`follow_links`); a link back to a
+//! folder above it is skipped (walkdir's loop detection), and a file reached
+//! by two paths is read once.
 
 use crate::error::{Error, Result};
 use std::cmp::Ordering;
@@ -86,46 +89,68 @@ pub fn read_utf8(path: &Path, what: &str) -> Result<String> {
 /// files in natural order. A path that does not exist, or a folder without
 /// text files, is an error naming it.
 pub fn collect_sources(paths: &[PathBuf]) -> Result<Vec<SourcePath>> {
+    let (sources, mut errors) = collect_sources_keep_going(paths);
+    match errors.is_empty() {
+        true => Ok(sources),
+        false => Err(errors.remove(0)),
+    }
+}
+
+/// `collect_sources` that goes on past a path that fails: the sources of
+/// the others, and one error per failing path, in input order.
+pub fn collect_sources_keep_going(paths: &[PathBuf]) -> (Vec<SourcePath>, Vec<Error>) {
     let mut sources = Vec::new();
+    let mut errors = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
             sources.push(SourcePath::Stdin);
             continue;
         }
-        let meta = std::fs::metadata(path).map_err(|_| Error::Missing { path: path.clone() })?;
+        let Ok(meta) = std::fs::metadata(path) else {
+            errors.push(Error::Missing { path: path.clone() });
+            continue;
+        };
         if meta.is_dir() {
-            let mut files = Vec::new();
-            walk_txt(path, &mut files)?;
-            if files.is_empty() {
-                return Err(Error::NoText { path: path.clone() });
+            match walk_txt(path) {
+                Ok(files) if files.is_empty() => errors.push(Error::NoText { path: path.clone() }),
+                Ok(files) => sources.extend(files.into_iter().map(SourcePath::File)),
+                Err(e) => errors.push(e),
             }
-            files.sort_by(|a, b| natural_cmp_paths(a, b));
-            sources.extend(files.into_iter().map(SourcePath::File));
         } else {
             sources.push(SourcePath::File(path.clone()));
         }
     }
-    Ok(sources)
+    (sources, errors)
 }
 
-fn walk_txt(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Read {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| Error::Read {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let path = entry.path();
-        if path.is_dir() {
-            walk_txt(&path, out)?;
-        } else if is_txt(&path) {
-            out.push(path);
+/// The `.txt` files under `dir`, in natural order, each once.
+fn walk_txt(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(true) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A link to a folder that holds it: its files are walked once
+            // already, through the real path.
+            Err(e) if e.loop_ancestor().is_some() => continue,
+            Err(e) => {
+                let path = e.path().unwrap_or(dir).to_path_buf();
+                return Err(Error::Read {
+                    path,
+                    source: e
+                        .into_io_error()
+                        .unwrap_or_else(|| std::io::Error::other("cannot walk this folder")),
+                });
+            }
+        };
+        if entry.file_type().is_file() && is_txt(entry.path()) {
+            files.push(entry.into_path());
         }
     }
-    Ok(())
+    files.sort_by(|a, b| natural_cmp_paths(a, b));
+    // The same file through two links: keep its first path in that order.
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
+    Ok(files)
 }
 
 fn is_txt(path: &Path) -> bool {

@@ -32,6 +32,7 @@ pub mod eval;
 pub mod input;
 pub mod kwic;
 pub mod numerals;
+pub mod outdir;
 pub mod output;
 pub mod script;
 pub mod segment;

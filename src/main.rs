@@ -11,17 +11,19 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(n) = cli.threads {
-        if n == 0 {
-            eprintln!("zhnovel: --threads must be at least 1");
-            return ExitCode::from(2);
+    let quiet = cli.quiet;
+    if let Some(n) = cli.threads.filter(|&n| n > 0) {
+        let max = max_threads();
+        if n > max && !quiet {
+            eprintln!(
+                "zhnovel: warning: --threads {n} is more than this machine can use; using {max}"
+            );
         }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
+            .num_threads(n.min(max))
             .build_global()
             .expect("the global thread pool is built once, first");
     }
-    let quiet = cli.quiet;
     let result = match &cli.command {
         Command::Analyze(a) => cmd::analyze::run(a, quiet),
         Command::Split(a) => cmd::split::run(a, quiet),
@@ -45,11 +47,32 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("zhnovel: {err:#}");
+            eprintln!("zhnovel: {}", message(&err));
             match lib.map(|e| e.kind()) {
                 Some(zhnovel::error::ErrorKind::Usage) => ExitCode::from(2),
                 _ => ExitCode::from(1),
             }
         }
     }
+}
+
+/// The most worker threads worth starting: 4 per core (at least 8). More
+/// only cost memory (each has its own partial tables) and start-up time.
+fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (4 * cores).max(8)
+}
+
+/// The error and its causes on one line, each said once: the library's
+/// errors already name their OS error (`x.txt: cannot read: …`), so the
+/// chain stops there instead of repeating it.
+fn message(err: &anyhow::Error) -> String {
+    let mut parts = Vec::new();
+    for cause in err.chain() {
+        parts.push(cause.to_string());
+        if cause.downcast_ref::<zhnovel::Error>().is_some() {
+            break;
+        }
+    }
+    parts.join(": ")
 }

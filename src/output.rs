@@ -1,7 +1,8 @@
 //! Output: row structs → CSV (UTF-8 with BOM for Excel/WPS), TSV or JSON
-//! Lines, and the output folder's manifest. The only module that writes
-//! files. Every table goes to a temp file in the target folder and is renamed
-//! into place, so a table is either complete or absent.
+//! Lines. With `outdir` (the output folder: lock, staging, manifest), the
+//! only module that writes files. Every table goes to a temp file in the
+//! target folder and is renamed into place, so a table is either complete or
+//! absent; `outdir` makes a run's folder complete or absent as a whole.
 
 use crate::error::{Error, Result};
 use serde::{Serialize, Serializer};
@@ -37,8 +38,7 @@ impl TableFormat {
     }
 }
 
-/// The name of the manifest by which zhnovel knows a folder it wrote.
-pub const MANIFEST: &str = "run.json";
+pub use crate::outdir::{Manifest, MANIFEST};
 
 /// entities.csv
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -223,7 +223,9 @@ pub fn write_table<R: Columns>(
     rows: &[R],
 ) -> Result<PathBuf> {
     let path = dir.join(format!("{name}.{}", format.extension()));
+    test_pause("before");
     atomic_write(&path, |w| write_rows(w, format, rows))?;
+    test_pause(name);
     Ok(path)
 }
 
@@ -293,22 +295,19 @@ pub fn prepare_output_dir(dir: &Path, force: bool) -> Result<()> {
         })
 }
 
-/// run.json: what produced the tables in a folder.
-#[derive(Debug, Clone, Serialize)]
-pub struct Manifest {
-    pub tool: &'static str,
-    pub version: &'static str,
-    pub inputs: Vec<String>,
-    pub options: serde_json::Value,
-    /// Seconds since the Unix epoch when the run finished.
-    pub time: u64,
-}
-
-pub fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
-    atomic_write(&dir.join(MANIFEST), |w| {
-        serde_json::to_writer_pretty(&mut *w, manifest)?;
-        w.write_all(b"\n")
-    })
+/// A test hook, not a feature: when `ZHNOVEL_TEST_PAUSE_AFTER_TABLE` names
+/// this write point (`before`: before each table is written; a table's name,
+/// such as `entities`: right after it is in place; `commit`: after run.json
+/// is staged), the run creates the file `ZHNOVEL_TEST_PAUSE_MARKER` names
+/// (to tell the test it got there) and sleeps a minute, so that the test can
+/// kill it at that moment. Unset, it costs one environment look-up per table.
+pub fn test_pause(point: &str) {
+    if std::env::var_os("ZHNOVEL_TEST_PAUSE_AFTER_TABLE").is_some_and(|v| v == point) {
+        if let Some(marker) = std::env::var_os("ZHNOVEL_TEST_PAUSE_MARKER") {
+            let _ = File::create(marker);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
 }
 
 #[cfg(test)]

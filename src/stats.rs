@@ -518,63 +518,10 @@ fn add_source<'a>(list: &mut Vec<(TagSource<'a>, u64)>, source: TagSource<'a>, n
     }
 }
 
-/// FxHash (rustc's hasher): fast for the short keys counted here, and
-/// deterministic (the tables never depend on iteration order anyway).
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(buf));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-/// A hash map with `FxHasher`.
-pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// A hash map with rustc's FxHasher (the rustc-hash crate): fast for the
+/// short keys counted here, and deterministic (the tables never depend on
+/// iteration order anyway).
+pub type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Co-occurrence counts. Associative: windows, per-entity window counts and
 /// pair counts all add up across chapters.

@@ -13,7 +13,11 @@ mod commands;
 mod curation;
 #[path = "integration/encodings.rs"]
 mod encodings;
+#[path = "integration/golden.rs"]
+mod golden;
 #[path = "integration/model.rs"]
 mod model;
+#[path = "integration/regression.rs"]
+mod regression;
 #[path = "integration/views.rs"]
 mod views;

@@ -26,7 +26,7 @@ use zhnovel::stats::Window;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Worker threads (default: all cores). Tables are identical for any count.
+    /// Worker threads (default or 0: all cores; at most 4 per core). Tables are identical for any count.
     #[arg(long, global = true)]
     pub threads: Option<usize>,
     /// Print nothing on stderr but errors.
@@ -79,18 +79,41 @@ pub enum Command {
     Kwic(KwicArgs),
 }
 
-/// How inputs are read and normalized.
+/// How inputs are read and normalized: what `analyze`, `entities`,
+/// `discover` and `eval` take. `split` and `segment` take only the groups
+/// they use.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
+    #[command(flatten)]
+    pub decode: DecodeArgs,
+    #[command(flatten)]
+    pub chapters: ChapterArgs,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+}
+
+/// How bytes become text.
+#[derive(Args, Debug, Clone)]
+pub struct DecodeArgs {
     /// Force an encoding (utf-8, utf-16le, utf-16be, gb18030, gbk, big5) instead of detecting it.
     #[arg(long)]
     pub encoding: Option<String>,
     /// Replace undecodable bytes instead of stopping at them.
     #[arg(long)]
     pub lossy: bool,
+}
+
+/// How a file is split into chapters.
+#[derive(Args, Debug, Clone)]
+pub struct ChapterArgs {
     /// Regex matched against each trimmed line to find chapter headings.
     #[arg(long, value_name = "REGEX")]
     pub chapter_pattern: Option<String>,
+}
+
+/// Script conversion for analysis.
+#[derive(Args, Debug, Clone)]
+pub struct ScriptArgs {
     /// Script conversion for analysis.
     #[arg(long, value_enum, default_value_t = ToSimplified::T2s)]
     pub convert: ToSimplified,
@@ -102,15 +125,11 @@ pub struct InputArgs {
 /// Dictionaries for segmentation and entities.
 #[derive(Args, Debug, Clone)]
 pub struct LexiconArgs {
-    /// A jieba user dictionary (`word freq tag` lines); repeatable.
-    #[arg(long = "dict", value_name = "FILE")]
-    pub dicts: Vec<PathBuf>,
+    #[command(flatten)]
+    pub words: WordArgs,
     /// Aliases: canonical name, then its aliases, tab-separated; repeatable.
     #[arg(long = "aliases", value_name = "FILE")]
     pub aliases: Vec<PathBuf>,
-    /// Turn off jieba's HMM for unknown words.
-    #[arg(long)]
-    pub no_hmm: bool,
     /// Names that are always entities: `name<TAB>type[<TAB>alias|alias]` lines; repeatable.
     #[arg(long = "names", value_name = "FILE")]
     pub names: Vec<PathBuf>,
@@ -123,6 +142,17 @@ pub struct LexiconArgs {
     /// Decide entities by the hand-written rules alone, without the learned model.
     #[arg(long)]
     pub no_model: bool,
+}
+
+/// Dictionaries for segmentation.
+#[derive(Args, Debug, Clone)]
+pub struct WordArgs {
+    /// A jieba user dictionary (`word freq tag` lines); repeatable.
+    #[arg(long = "dict", value_name = "FILE")]
+    pub dicts: Vec<PathBuf>,
+    /// Turn off jieba's HMM for unknown words.
+    #[arg(long)]
+    pub no_hmm: bool,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,15 +243,36 @@ pub struct TableArgs {
     /// Keep punctuation-free stopwords in frequency tables.
     #[arg(long)]
     pub all_words: bool,
-    /// Table format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    pub format: FormatArg,
+    #[command(flatten)]
+    pub form: FormArgs,
     /// CSV without the UTF-8 byte-order mark.
     #[arg(long)]
     pub no_bom: bool,
+}
+
+/// How a table is written: what `entities` (one table on stdout) takes too.
+#[derive(Args, Debug, Clone)]
+pub struct FormArgs {
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
     /// Script of entity names in the tables (original spellings stay as written).
     #[arg(long, value_enum, default_value_t = ScriptOut::Simplified)]
     pub script: ScriptOut,
+}
+
+impl FormArgs {
+    /// The table options of a command that only writes entity rows on
+    /// stdout: the format, and defaults for the counts it does not print.
+    pub fn table(&self) -> TableArgs {
+        TableArgs {
+            window: Window::Paragraph,
+            min_count: 1,
+            all_words: false,
+            form: self.clone(),
+            no_bom: true,
+        }
+    }
 }
 
 fn parse_window(s: &str) -> Result<Window, String> {
@@ -241,7 +292,9 @@ pub struct SplitArgs {
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub decode: DecodeArgs,
+    #[command(flatten)]
+    pub chapters: ChapterArgs,
 }
 
 #[derive(Args, Debug)]
@@ -273,9 +326,11 @@ pub struct SegmentArgs {
     #[arg(short = 'd', long, default_value = " ")]
     pub delimiter: String,
     #[command(flatten)]
-    pub input: InputArgs,
+    pub decode: DecodeArgs,
     #[command(flatten)]
-    pub lexicon: LexiconArgs,
+    pub script: ScriptArgs,
+    #[command(flatten)]
+    pub words: WordArgs,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,7 +365,7 @@ pub struct EntitiesArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
-    pub table: TableArgs,
+    pub form: FormArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -402,8 +457,8 @@ impl Dictionaries {
     pub fn load(lexicon: &LexiconArgs) -> Result<Dictionaries> {
         let (segmenter, lex) = rayon::join(
             || -> Result<Segmenter> {
-                let mut segmenter = Segmenter::new(!lexicon.no_hmm);
-                for path in &lexicon.dicts {
+                let mut segmenter = Segmenter::new(!lexicon.words.no_hmm);
+                for path in &lexicon.words.dicts {
                     segmenter.load_user_dict(path)?;
                 }
                 Ok(segmenter)
@@ -413,7 +468,7 @@ impl Dictionaries {
                 for path in &lexicon.aliases {
                     lex.add_aliases_file(path)?;
                 }
-                for path in &lexicon.dicts {
+                for path in &lexicon.words.dicts {
                     lex.add_dict_names(path)?;
                 }
                 for path in &lexicon.names {
@@ -462,7 +517,7 @@ impl Plan {
         table: Option<&TableArgs>,
     ) -> Result<Plan> {
         let dictionaries = Dictionaries::load(lexicon)?;
-        Plan::with_converter(make_converter(input)?, dictionaries, input, table)
+        Plan::with_converter(make_converter(&input.script)?, dictionaries, input, table)
     }
 
     /// `new` with the converter (`make_converter`) and the dictionaries
@@ -478,13 +533,13 @@ impl Plan {
             recognizer,
             stopwords,
         } = dictionaries;
-        let display = match table.map(|t| t.script) {
+        let display = match table.map(|t| t.form.script) {
             Some(ScriptOut::Traditional) => {
                 Some(Box::new(FerrousConverter::new(ScriptConfig::S2t)?) as Box<dyn Converter>)
             }
             _ => None,
         };
-        let format = match table.map(|t| (t.format, t.no_bom)) {
+        let format = match table.map(|t| (t.form.format, t.no_bom)) {
             Some((FormatArg::Tsv, _)) => TableFormat::Tsv,
             Some((FormatArg::Jsonl, _)) => TableFormat::Jsonl,
             Some((FormatArg::Csv, no_bom)) => TableFormat::Csv { bom: !no_bom },
@@ -510,7 +565,7 @@ impl Plan {
             segmenter,
             recognizer,
             stopwords,
-            read: read_options(input)?,
+            read: read_options(&input.decode, &input.chapters)?,
             count,
             format,
         })
@@ -537,25 +592,25 @@ pub fn load_model(path: &std::path::Path) -> Result<Model> {
         .map_err(|m| anyhow::anyhow!("{}: not a zhnovel entity model: {m}", path.display()))
 }
 
-pub fn read_options(input: &InputArgs) -> Result<ReadOptions> {
-    let encoding = input
+pub fn read_options(decode: &DecodeArgs, chapters: &ChapterArgs) -> Result<ReadOptions> {
+    let encoding = decode
         .encoding
         .as_deref()
         .map(encoding_for_name)
         .transpose()?;
-    let headings = match &input.chapter_pattern {
+    let headings = match &chapters.chapter_pattern {
         Some(p) => HeadingMatcher::custom(p)?,
         None => HeadingMatcher::default(),
     };
     Ok(ReadOptions {
         encoding,
-        lossy: input.lossy,
+        lossy: decode.lossy,
         headings,
     })
 }
 
 /// The converter to Simplified for analysis.
-pub fn make_converter(input: &InputArgs) -> Result<Box<dyn Converter>> {
+pub fn make_converter(input: &ScriptArgs) -> Result<Box<dyn Converter>> {
     let config = match input.convert {
         ToSimplified::T2s => ScriptConfig::T2s,
         ToSimplified::Tw2s => ScriptConfig::Tw2s,

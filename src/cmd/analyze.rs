@@ -7,32 +7,39 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 use zhnovel::analysis::{analyze_book, normalize_book, read_book, BookTables};
-use zhnovel::input::{collect_sources, natural_cmp, SourcePath};
-use zhnovel::output::{
-    prepare_output_dir, write_manifest, write_table, Columns, Manifest, TableFormat,
-};
+use zhnovel::input::{collect_sources, collect_sources_keep_going, natural_cmp, SourcePath};
+use zhnovel::outdir::{Manifest, OutputDir};
+use zhnovel::output::{write_table, Columns, TableFormat};
 use zhnovel::segment::warm_up_tagger;
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    prepare_output_dir(&args.output, args.force)?;
+    // Options, dictionaries and inputs are checked before anything is
+    // created: `-o` is opened only once they are read.
+    read_options(&args.input.decode, &args.input.chapters)?;
     // The dictionaries load (jieba's is most of the start-up) while the
     // first book is read, decoded, split, cleaned and converted (OpenCC
     // loads its dictionaries on first use); a bad option or dictionary is
     // still reported before anything about the inputs.
-    let converter = make_converter(&args.input)?;
+    let converter = make_converter(&args.input.script)?;
     let (dictionaries, first) = rayon::join(
         || Dictionaries::load(&args.lexicon),
         || -> Result<_> {
-            let read = read_options(&args.input)?;
-            let books = if args.books {
-                shelf_books(&args.paths)?
+            let read = read_options(&args.input.decode, &args.input.chapters)?;
+            let (books, missing) = if args.books {
+                (shelf_books(&args.paths)?, Vec::new())
+            } else if args.keep_going {
+                let (sources, missing) = collect_sources_keep_going(&args.paths);
+                (vec![(String::new(), sources)], missing)
             } else {
-                vec![(String::new(), collect_sources(&args.paths)?)]
+                (
+                    vec![(String::new(), collect_sources(&args.paths)?)],
+                    Vec::new(),
+                )
             };
-            let (chapters, errors) = read_book(&books[0].1, &read);
+            let (chapters, mut errors) = read_book(&books[0].1, &read);
+            errors.splice(0..0, missing);
             let chapters = normalize_book(chapters, converter.as_ref());
             warm_up_tagger();
             Ok((books, (chapters, errors)))
@@ -40,16 +47,23 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     );
     let plan = Plan::with_converter(converter, dictionaries?, &args.input, Some(&args.table))?;
     let (books, first) = first?;
+    // Every file of the run is written into the staging folder and swapped
+    // into `-o` by `commit`, run.json last (see `zhnovel::outdir`).
+    let out = OutputDir::open(&args.output, args.force)?;
+    let mut wrote_any = false;
     let mut first = Some(first);
     let mut failed = false;
     let mut shelf = ShelfTables::default();
     let mut summaries = Vec::new();
     for (name, sources) in &books {
         let dir = if name.is_empty() {
-            args.output.clone()
+            out.staging().to_path_buf()
         } else {
-            let dir = args.output.join(name);
-            prepare_output_dir(&dir, true)?;
+            let dir = out.staging().join(name);
+            std::fs::create_dir_all(&dir).map_err(|source| zhnovel::Error::Write {
+                path: args.output.join(name),
+                source,
+            })?;
             dir
         };
         let (chapters, errors) = match first.take() {
@@ -77,11 +91,13 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         );
         let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
         bar.finish_and_clear();
-        if args.table.format == FormatArg::Sqlite {
+        // Every file goes into `dir`, inside the staging folder.
+        if args.table.form.format == FormatArg::Sqlite {
             super::views::write_sqlite(&dir, &tables)?;
         } else {
             write_book(&dir, plan.format, &tables)?;
         }
+        wrote_any = true;
         super::views::write_views(&dir, args, name, &tables)?;
         summaries.push((name.clone(), super::views::summary(&tables)));
         if !name.is_empty() {
@@ -89,20 +105,25 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         }
         // The book's intermediate data is dropped here, before the next book.
     }
+    if !wrote_any {
+        // Nothing could be read (each error is printed above): the folder
+        // keeps the previous run's tables.
+        return Ok(ExitCode::from(1));
+    }
     if args.books {
-        shelf.write(&args.output, plan.format)?;
+        shelf.write(out.staging(), plan.format)?;
     }
     let manifest = Manifest {
         tool: "zhnovel",
         version: env!("CARGO_PKG_VERSION"),
         inputs: args.paths.iter().map(|p| p.display().to_string()).collect(),
         options: options_json(args),
-        time: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
+        time: jiff::Timestamp::now()
+            .round(jiff::Unit::Second)
+            .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string()),
+        files: Vec::new(),
     };
-    write_manifest(&args.output, &manifest)?;
+    out.commit(manifest)?;
     if !quiet {
         let seconds = started.elapsed().as_secs_f64();
         let out = args.output.display();
@@ -167,17 +188,17 @@ fn options_json(args: &AnalyzeArgs) -> serde_json::Value {
         "window": args.table.window.name(),
         "min_count": args.table.min_count,
         "all_words": args.table.all_words,
-        "format": format!("{:?}", args.table.format).to_lowercase(),
+        "format": format!("{:?}", args.table.form.format).to_lowercase(),
         "bom": !args.table.no_bom,
-        "script": format!("{:?}", args.table.script).to_lowercase(),
-        "convert": format!("{:?}", args.input.convert).to_lowercase(),
-        "opencc_config": args.input.opencc_config,
-        "encoding": args.input.encoding,
-        "lossy": args.input.lossy,
-        "chapter_pattern": args.input.chapter_pattern,
-        "dict": args.lexicon.dicts,
+        "script": format!("{:?}", args.table.form.script).to_lowercase(),
+        "convert": format!("{:?}", args.input.script.convert).to_lowercase(),
+        "opencc_config": args.input.script.opencc_config,
+        "encoding": args.input.decode.encoding,
+        "lossy": args.input.decode.lossy,
+        "chapter_pattern": args.input.chapters.chapter_pattern,
+        "dict": args.lexicon.words.dicts,
         "aliases": args.lexicon.aliases,
-        "hmm": !args.lexicon.no_hmm,
+        "hmm": !args.lexicon.words.no_hmm,
         "graphml": args.graphml,
         "gexf": args.views.gexf,
         "graph_all": args.views.graph_all,

@@ -8,13 +8,13 @@ use zhnovel::analysis::analyze_book;
 use zhnovel::output::{write_rows, TableFormat};
 
 pub fn run(args: &EntitiesArgs, quiet: bool) -> Result<ExitCode> {
-    if args.table.format == FormatArg::Sqlite {
+    if args.form.format == FormatArg::Sqlite {
         return Err(zhnovel::Error::Usage(
             "--format sqlite writes a file: use `zhnovel analyze -o DIR --format sqlite`".into(),
         )
         .into());
     }
-    let plan = Plan::new(&args.input, &args.lexicon, Some(&args.table))?;
+    let plan = Plan::new(&args.input, &args.lexicon, Some(&args.form.table()))?;
     let chapters = read_book(&plan, &args.paths)?;
     let bar = progress_bar(chapters.len(), quiet, "entities");
     let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));

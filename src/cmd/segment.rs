@@ -3,26 +3,32 @@
 //! own command line. Words are cut on the Simplified form and printed as
 //! originally written.
 
-use crate::cli::{make_converter, read_options, SegmentArgs};
+use crate::cli::{make_converter, SegmentArgs};
 use anyhow::Result;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use zhnovel::chapter::normalize_newlines;
-use zhnovel::decode::decode;
+use zhnovel::decode::{decode, encoding_for_name};
 use zhnovel::input::source_arg;
 use zhnovel::script::Normalized;
 use zhnovel::segment::Segmenter;
 
 pub fn run(args: &SegmentArgs) -> Result<ExitCode> {
-    let read = read_options(&args.input)?;
-    let converter = make_converter(&args.input)?;
-    let mut segmenter = Segmenter::new(!args.lexicon.no_hmm);
-    for d in &args.lexicon.dicts {
+    let encoding = args
+        .decode
+        .encoding
+        .as_deref()
+        .map(encoding_for_name)
+        .transpose()?;
+    let converter = make_converter(&args.script)?;
+    let mut segmenter = Segmenter::new(!args.words.no_hmm);
+    for d in &args.words.dicts {
         segmenter.load_user_dict(d)?;
     }
     let source = source_arg(args.file.as_deref())?;
     let bytes = source.read()?;
-    let text = normalize_newlines(&decode(&source.path(), &bytes, read.encoding, read.lossy)?.text);
+    let text =
+        normalize_newlines(&decode(&source.path(), &bytes, encoding, args.decode.lossy)?.text);
     let normalized = Normalized::new(text, converter.as_ref());
     let stdout = std::io::stdout().lock();
     let mut out = BufWriter::new(stdout);

@@ -10,7 +10,7 @@ use zhnovel::input::SourcePath;
 use zhnovel::output::{atomic_write, prepare_output_dir};
 
 pub fn run(args: &SplitArgs, quiet: bool) -> Result<ExitCode> {
-    let read = read_options(&args.input)?;
+    let read = read_options(&args.decode, &args.chapters)?;
     let source = if args.novel.as_os_str() == "-" {
         SourcePath::Stdin
     } else if args.novel.is_file() {

@@ -9,6 +9,8 @@ fn read_tables(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e != "json"))
+        // Not the lock zhnovel keeps in its output folders (.zhnovel.lock).
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
         .map(|p| {
             (
                 p.file_name().unwrap().to_string_lossy().to_string(),

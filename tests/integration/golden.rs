@@ -1,0 +1,64 @@
+//! Golden outputs: the tables of `zhnovel analyze corpus/ -o …` compared
+//! byte for byte with `tests/golden/`. Every file the run lists in its
+//! run.json is compared (a new table is covered once it is blessed), and a
+//! golden file the run no longer writes fails too. After an intended change:
+//!
+//! ```sh
+//! ZHNOVEL_BLESS=1 cargo test --test integration golden
+//! ```
+//!
+//! then review `git diff tests/golden/` and commit it.
+
+use crate::util::*;
+use std::collections::BTreeSet;
+
+#[test]
+fn golden_tables_of_the_corpus() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&["analyze", "corpus/", "-o", p(&out), "-q"]).success();
+    let manifest: serde_json::Value = serde_json::from_str(&d.read("out/run.json")).unwrap();
+    let written: BTreeSet<String> = manifest["files"]
+        .as_array()
+        .expect("run.json lists its files")
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(written.contains("entities.csv"), "{written:?}");
+    let golden = repo().join("tests/golden");
+    let bless = std::env::var_os("ZHNOVEL_BLESS").is_some();
+    let stored: BTreeSet<String> = std::fs::read_dir(&golden)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n != "README.md")
+                .collect()
+        })
+        .unwrap_or_default();
+    if bless {
+        std::fs::create_dir_all(&golden).unwrap();
+        for stale in stored.difference(&written) {
+            std::fs::remove_file(golden.join(stale)).unwrap();
+        }
+        for file in &written {
+            std::fs::copy(out.join(file), golden.join(file)).unwrap();
+        }
+        return;
+    }
+    let refresh =
+        "refresh with `ZHNOVEL_BLESS=1 cargo test --test integration golden` and review the diff";
+    assert_eq!(
+        stored, written,
+        "the golden files are not the files the run writes; {refresh}"
+    );
+    let mut changed = Vec::new();
+    for file in &written {
+        if std::fs::read(out.join(file)).unwrap() != std::fs::read(golden.join(file)).unwrap() {
+            changed.push(file.as_str());
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "{changed:?} differ from tests/golden/; {refresh}"
+    );
+}
