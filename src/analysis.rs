@@ -12,6 +12,7 @@ use crate::entity::{Catalog, EntityId, EntityType, Mention, Recognizer};
 use crate::error::{Error, Result};
 use crate::input::SourcePath;
 use crate::output::{ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow};
+use crate::relate::{relate_book, RelateTables};
 use crate::script::{Converter, Normalized};
 use crate::segment::{Cuts, Segmenter};
 use crate::stats::{Cooccurrence, Site, TagSource, Window, WordTable};
@@ -150,6 +151,8 @@ pub struct BookTables {
     pub mentions: Vec<MentionRow>,
     pub cooccurrence: Vec<CooccurrenceRow>,
     pub frequency: Vec<FrequencyRow>,
+    /// quotes.csv, dialogue.csv, relations.csv (`relate`).
+    pub relate: RelateTables,
 }
 
 /// Discovers the book's entities and counts every chapter. `progress` is
@@ -168,7 +171,19 @@ pub fn analyze_book(
         || discover_entities(chapters, engines),
         || cut_chapters(chapters, engines.segmenter),
     );
-    count_cut_book(chapters, &cuts, &catalog, engines, count, progress)
+    let (mut tables, relate) = rayon::join(
+        || count_cut_book(chapters, &cuts, &catalog, engines, count, progress),
+        || {
+            let names: Vec<String> = catalog
+                .entities()
+                .iter()
+                .map(|e| display_name(engines, &e.name))
+                .collect();
+            relate_book(chapters, &catalog, &names)
+        },
+    );
+    tables.relate = relate;
+    tables
 }
 
 /// The book's entity catalog (the recognizer reads every chapter once).
@@ -478,6 +493,7 @@ impl<'a> Tally<'a> {
             mentions,
             cooccurrence,
             frequency,
+            relate: RelateTables::default(),
         }
     }
 }
@@ -611,7 +627,7 @@ fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> Vec<CooccurrenceRow
 
 /// For each army whose name starts with a faction's (契丹兵 → 契丹), that
 /// faction, so a faction named only inside army names is still counted.
-fn nested_factions(catalog: &Catalog) -> HashMap<EntityId, EntityId> {
+pub fn nested_factions(catalog: &Catalog) -> HashMap<EntityId, EntityId> {
     let factions: Vec<(EntityId, &str)> = catalog
         .entities()
         .iter()

@@ -28,6 +28,7 @@ pub mod eval;
 pub mod input;
 pub mod numerals;
 pub mod output;
+pub mod relate;
 pub mod script;
 pub mod segment;
 pub mod stats;

@@ -105,7 +105,8 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     })
 }
 
-/// Writes a book's five tables, each by its own writer, concurrently.
+/// Writes a book's tables: the five counted ones concurrently, each by its
+/// own writer, then quotes, dialogue and relations.
 pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()> {
     let ((entities, mentions), (cooccurrence, (frequency, chapters))) = rayon::join(
         || {
@@ -129,6 +130,9 @@ pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()>
     for written in [entities, mentions, cooccurrence, frequency, chapters] {
         written?;
     }
+    write_table(dir, "quotes", format, &t.relate.quotes)?;
+    write_table(dir, "dialogue", format, &t.relate.dialogue)?;
+    write_table(dir, "relations", format, &t.relate.relations)?;
     Ok(())
 }
 
