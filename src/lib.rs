@@ -32,5 +32,6 @@ pub mod relate;
 pub mod script;
 pub mod segment;
 pub mod stats;
+pub mod train;
 
 pub use error::{Error, Result};

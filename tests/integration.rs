@@ -11,3 +11,5 @@ mod bad_input;
 mod commands;
 #[path = "integration/encodings.rs"]
 mod encodings;
+#[path = "integration/model.rs"]
+mod model;

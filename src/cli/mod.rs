@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use zhnovel::analysis::{CountOptions, Engines, ReadOptions};
 use zhnovel::chapter::HeadingMatcher;
 use zhnovel::decode::encoding_for_name;
-use zhnovel::entity::{Lexicon, Recognizer};
+use zhnovel::entity::model::Model;
+use zhnovel::entity::{Lexicon, Recognizer, FEATURES};
 use zhnovel::output::TableFormat;
 use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
 use zhnovel::segment::Segmenter;
@@ -61,6 +62,11 @@ pub enum Command {
     /// Print the entity table of the input on stdout.
     #[command(after_help = "Example:\n  zhnovel entities 第一章.txt")]
     Entities(EntitiesArgs),
+    /// Train the learned entity model on books with answer keys.
+    #[command(
+        after_help = "Example:\n  zhnovel train --book a.txt --key a-key.tsv --book b.txt --key b-key.tsv -o model.tsv"
+    )]
+    Train(TrainArgs),
     /// Score the recognizer against an answer key (precision, recall, F1 per type).
     #[command(
         after_help = "Example:\n  zhnovel eval --gold tests/data/seeds-entities.csv corpus/seeds/"
@@ -100,6 +106,12 @@ pub struct LexiconArgs {
     /// Turn off jieba's HMM for unknown words.
     #[arg(long)]
     pub no_hmm: bool,
+    /// A learned entity model (written by `zhnovel train`) instead of the built-in one.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_model")]
+    pub model: Option<PathBuf>,
+    /// Decide entities by the hand-written rules alone, without the learned model.
+    #[arg(long)]
+    pub no_model: bool,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,6 +300,30 @@ pub struct EvalArgs {
     pub lexicon: LexiconArgs,
 }
 
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// A book (file or folder); give one `--key` per `--book`, in the same order.
+    #[arg(long = "book", value_name = "PATH", required = true)]
+    pub books: Vec<PathBuf>,
+    /// The book's key: `type<TAB>canonical<TAB>aliases<TAB>main<TAB>side<TAB>note`.
+    /// A `<book>-notnames.txt` beside a `<book>-key.tsv` is read as checked non-names.
+    #[arg(long = "key", value_name = "FILE", required = true)]
+    pub keys: Vec<PathBuf>,
+    /// Where to write the model.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 400)]
+    pub steps: usize,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-3)]
+    pub l2: f32,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
 /// The dictionary-based engines: the slow part of a plan (jieba's
 /// dictionary), built on its own so it can load while the input is read.
 pub struct Dictionaries {
@@ -314,7 +350,13 @@ impl Dictionaries {
                     lex.add_aliases_file(path)?;
                 }
                 let stopwords = lex.stopwords().clone();
-                Ok((Recognizer::new(lex), stopwords))
+                let mut recognizer = Recognizer::new(lex);
+                if lexicon.no_model {
+                    recognizer = recognizer.with_model(None);
+                } else if let Some(path) = &lexicon.model {
+                    recognizer = recognizer.with_model(Some(load_model(path)?));
+                }
+                Ok((recognizer, stopwords))
             },
         );
         let segmenter = segmenter?;
@@ -408,6 +450,16 @@ impl Plan {
             display: self.display.as_deref(),
         }
     }
+}
+
+/// Reads a model file written by `zhnovel train`.
+pub fn load_model(path: &std::path::Path) -> Result<Model> {
+    let text = std::fs::read_to_string(path).map_err(|source| zhnovel::Error::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Model::parse(&text, &FEATURES)
+        .map_err(|m| anyhow::anyhow!("{}: not a zhnovel entity model: {m}", path.display()))
 }
 
 pub fn read_options(input: &InputArgs) -> Result<ReadOptions> {

@@ -7,6 +7,7 @@ pub mod entities;
 pub mod eval;
 pub mod segment;
 pub mod split;
+pub mod train;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};

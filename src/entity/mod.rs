@@ -10,10 +10,11 @@
 
 mod corpus;
 pub mod lexicon;
+pub mod model;
 mod recognize;
 
 pub use lexicon::Lexicon;
-pub use recognize::{Candidate, Recognizer};
+pub use recognize::{Candidate, Recognizer, FEATURES, MIN_MODEL_COUNT};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::fmt;

@@ -77,12 +77,18 @@
 
 use super::corpus::{self, extend_key, CharLengths, CharSet, FxMap, Key, Run, Runs, KEY_CHARS};
 use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
+use super::model::{self, Model};
 use super::{Catalog, Entity, EntityType};
 use jieba_rs::Jieba;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
+
+mod features;
+
+use features::BookContext;
+pub use features::{FEATURES, MIN_MODEL_COUNT};
 
 /// A candidate new word for `zhnovel discover`.
 #[derive(Debug, Clone, PartialEq)]
@@ -178,6 +184,9 @@ pub struct Recognizer {
     lex_first: CharLengths,
     /// jieba dictionary look-ups, cached (a word's tag costs a segmentation).
     word_cache: std::sync::Mutex<FxMap<String, WordInfo>>,
+    /// The learned scorer of person and place candidates; `None` leaves
+    /// the decision to the rules alone.
+    model: Option<Model>,
 }
 
 /// Per-candidate corpus statistics.
@@ -264,6 +273,9 @@ struct Measured<'a> {
     stats: Vec<Stat>,
     chars: FxMap<char, u32>,
     total_chars: u64,
+    /// (candidate, neighbour) counts, sorted (see `Counts`).
+    left: Vec<(u64, u32)>,
+    right: Vec<(u64, u32)>,
 }
 
 impl<'a> Measured<'a> {
@@ -292,8 +304,8 @@ impl<'a> Measured<'a> {
 /// and entropy sums.
 /// The pairs come sorted, which fixes the order of the floating-point sums
 /// whatever the thread count.
-fn fold_side(pairs: Vec<(u64, u32)>, stats: &mut [Stat], left: bool) {
-    for (pair, c) in pairs {
+fn fold_side(pairs: &[(u64, u32)], stats: &mut [Stat], left: bool) {
+    for &(pair, c) in pairs {
         let st = &mut stats[(pair >> 21) as usize];
         let c = c as f64;
         if left {
@@ -775,7 +787,38 @@ impl Recognizer {
             surname_first,
             suffix_first,
             word_cache: Default::default(),
+            model: Some(builtin_model()),
         }
+    }
+
+    /// This recognizer with another learned model, or none (rules alone).
+    pub fn with_model(mut self, model: Option<Model>) -> Recognizer {
+        self.model = model;
+        self
+    }
+
+    /// Every candidate the learned model would judge, with its count and
+    /// features (in `FEATURES` order), in the order first seen: the rows
+    /// `zhnovel train` labels from an answer key.
+    pub fn feature_rows(&self, chapters: &[&str]) -> Vec<(String, u32, Vec<f32>)> {
+        let store = corpus::RunStore::new(chapters);
+        let runs = store.runs();
+        let m = self.measure(&runs, false);
+        let (rule, ctx) = self.rule_verdicts(&m);
+        m.words
+            .par_iter()
+            .enumerate()
+            .filter(|&(i, &w)| self.model_judges(w, &m.stats[i]))
+            .map(|(i, &w)| {
+                let st = &m.stats[i];
+                let scores = rule_scores(&rule[i]);
+                (
+                    w.to_string(),
+                    st.count,
+                    self.features(i, w, st, &m, &ctx, scores),
+                )
+            })
+            .collect()
     }
 
     /// The lexicon this recognizer was built with.
@@ -1025,8 +1068,8 @@ impl Recognizer {
         for (st, &aux) in stats.iter_mut().zip(&table.aux) {
             st.aux = aux;
         }
-        fold_side(left, &mut stats, true);
-        fold_side(right, &mut stats, false);
+        fold_side(&left, &mut stats, true);
+        fold_side(&right, &mut stats, false);
         Measured {
             index: keys,
             long_index: table.long,
@@ -1034,6 +1077,8 @@ impl Recognizer {
             stats,
             chars,
             total_chars,
+            left,
+            right,
         }
     }
 
@@ -1432,13 +1477,28 @@ impl Recognizer {
     fn decide(&self, runs: &Runs, m: &Measured) -> Vec<Decided> {
         let t0 = Instant::now();
         // Phase 1: persons, places and lexicon factions.
-        // Each candidate on its own, in parallel (then sorted by name).
+        // Each candidate on its own, in parallel (then sorted by name): the
+        // rules first, then the learned model over the candidates it knows,
+        // reading the rules' verdicts and the book's context model.
+        let (rule, ctx) = self.rule_verdicts(m);
+        // The model learned from chapters and books, not from snippets.
+        let long_enough = m.total_chars >= MODEL_MIN_CHARS;
+        let short = m.total_chars < SHORT_TEXT;
+        phase(t0, "decide: rules");
         let mut first: Vec<Decided> = m
             .words
             .par_iter()
-            .zip(&m.stats)
-            .filter(|(_, st)| !st.aux && st.count > 0)
-            .filter_map(|(&w, st)| self.judge(w, st))
+            .enumerate()
+            .filter_map(|(i, &w)| {
+                let st = &m.stats[i];
+                match &self.model {
+                    Some(model) if long_enough && self.model_judges(w, st) => {
+                        let x = self.features(i, w, st, m, &ctx, rule_scores(&rule[i]));
+                        self.model_verdict(w, st, model.predict(&x), rule[i].as_ref(), short)
+                    }
+                    _ => rule[i].clone(),
+                }
+            })
             .collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phase(t0, "decide: judge");
@@ -1511,6 +1571,96 @@ impl Recognizer {
         phase(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
         all
+    }
+
+    /// The rules' phase-1 verdict on every candidate (by index), and the
+    /// book's context model learned from them.
+    fn rule_verdicts(&self, m: &Measured) -> (Vec<Option<Decided>>, BookContext) {
+        let rule: Vec<Option<Decided>> = m
+            .words
+            .par_iter()
+            .zip(&m.stats)
+            .map(|(&w, st)| {
+                if st.aux || st.count == 0 {
+                    None
+                } else {
+                    self.judge(w, st)
+                }
+            })
+            .collect();
+        let scores: Vec<(f64, f64)> = rule.iter().map(rule_scores).collect();
+        let ctx = BookContext::learn(m, &scores);
+        (rule, ctx)
+    }
+
+    /// Whether the learned model judges this candidate: seen often enough,
+    /// two to five Han characters, and not routed by the lexicon (generic
+    /// words, listed places and factions) or by an army suffix (phase 2).
+    fn model_judges(&self, w: &str, st: &Stat) -> bool {
+        if st.aux || st.count < MIN_MODEL_COUNT {
+            return false;
+        }
+        let len = w.chars().count();
+        (2..=5).contains(&len)
+            && w.chars().all(corpus::is_han)
+            && !self.is_generic(w)
+            && !self.lex.places.contains(w)
+            && !self.lex.factions.contains(w)
+            && !self
+                .army_suffix(w)
+                .is_some_and(|(l, weight)| weight >= 3 || l >= 2)
+    }
+
+    /// The model's decision from its class probabilities. The rules'
+    /// evidence codes are kept when they agree on the type.
+    fn model_verdict(
+        &self,
+        w: &str,
+        st: &Stat,
+        p: [f32; 3],
+        rule: Option<&Decided>,
+        short: bool,
+    ) -> Option<Decided> {
+        let (kind, prob) = if p[model::PERSON] >= p[model::PLACE] {
+            (EntityType::Person, p[model::PERSON])
+        } else {
+            (EntityType::Place, p[model::PLACE])
+        };
+        if prob < MODEL_THRESHOLD || prob <= p[model::NONE] {
+            // In a chapter-sized text the model sees few occurrences: the
+            // rules' verdict stands unless the model is sure it is no name.
+            return rule
+                .filter(|_| short && p[model::NONE] < SHORT_TEXT_VETO)
+                .cloned();
+        }
+        let mut d = match rule {
+            Some(r) if r.kind == kind => r.clone(),
+            _ => {
+                let mut ev: Vec<&'static str> = Vec::new();
+                let chars: Vec<char> = w.chars().collect();
+                if kind == EntityType::Person && self.surname(&chars, w).is_some() {
+                    ev.push("sur");
+                }
+                if kind == EntityType::Place && self.place_suffix(w).is_some() {
+                    ev.push("sfx");
+                }
+                let cues: &[(&'static str, u32)] = if kind == EntityType::Person {
+                    &[
+                        ("say", st.say),
+                        ("act", st.act),
+                        ("cmd", st.cmd),
+                        ("ttl", st.title),
+                    ]
+                } else {
+                    &[("mov", st.mov), ("loc", st.loc)]
+                };
+                ev.extend(cues.iter().filter(|c| c.1 > 0).map(|c| c.0));
+                decided(w, kind, 0.0, &ev, st)
+            }
+        };
+        d.score = prob as f64;
+        d.evidence.insert("model");
+        Some(d)
     }
 
     /// Whether a stem (the part of a candidate before its suffix) can start
@@ -2986,6 +3136,32 @@ fn by_key<V: Copy>(map: &FxMap<String, V>) -> FxMap<Key, V> {
 #[inline]
 fn key(run: &Run, i: usize, j: usize) -> Key {
     run.key(i, j).unwrap_or(0)
+}
+
+/// Texts shorter than this (in Han characters) are judged by the rules
+/// alone: the model was trained on whole chapters and books.
+const MODEL_MIN_CHARS: u64 = 2_000;
+
+/// Texts shorter than this (about a long chapter) keep the rules' verdicts
+/// unless the model's `none` reaches `SHORT_TEXT_VETO`.
+const SHORT_TEXT: u64 = 20_000;
+const SHORT_TEXT_VETO: f32 = 0.9;
+
+/// The learned model's smallest probability for a person or a place.
+const MODEL_THRESHOLD: f32 = 0.5;
+
+/// The model shipped in `model/entity-model.tsv`.
+fn builtin_model() -> Model {
+    Model::parse(model::BUILTIN, &FEATURES).expect("the built-in model matches the features")
+}
+
+/// A rule verdict as (person score, place score), 0 for a type not chosen.
+fn rule_scores(d: &Option<Decided>) -> (f64, f64) {
+    match d {
+        Some(d) if d.kind == EntityType::Person => (d.score, 0.0),
+        Some(d) if d.kind == EntityType::Place => (0.0, d.score),
+        _ => (0.0, 0.0),
+    }
 }
 
 fn decided(w: &str, kind: EntityType, score: f64, evidence: &[&'static str], st: &Stat) -> Decided {

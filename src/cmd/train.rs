@@ -1,0 +1,82 @@
+//! `zhnovel train`: labels the candidates of books with answer keys, whole
+//! books and each chapter on its own, and fits the learned entity model.
+
+use crate::cli::{Plan, TrainArgs};
+use crate::cmd::read_book;
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::io::Write;
+use std::process::ExitCode;
+use zhnovel::entity::model::{Model, CLASSES};
+use zhnovel::entity::FEATURES;
+use zhnovel::output::atomic_write;
+use zhnovel::train::{examples, load_not_names, BookKey};
+
+pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+    if args.books.len() != args.keys.len() {
+        bail!(
+            "give one --key per --book ({} books, {} keys)",
+            args.books.len(),
+            args.keys.len()
+        );
+    }
+    let plan = Plan::new(&args.input, &args.lexicon, None)?;
+    let mut all = Vec::new();
+    let mut provenance = vec![
+        format!("zhnovel {} entity model", env!("CARGO_PKG_VERSION")),
+        format!(
+            "trained by `zhnovel train` ({} steps, l2 {}) on:",
+            args.steps, args.l2
+        ),
+    ];
+    for (book, key_path) in args.books.iter().zip(&args.keys) {
+        let key = BookKey::load(key_path)?;
+        let not_path = key_path
+            .to_string_lossy()
+            .strip_suffix("-key.tsv")
+            .map(|stem| std::path::PathBuf::from(format!("{stem}-notnames.txt")));
+        let not_names = match not_path.filter(|p| p.exists()) {
+            Some(p) => load_not_names(&p)?,
+            None => HashSet::new(),
+        };
+        let chapters = read_book(&plan, std::slice::from_ref(book))?;
+        let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
+        let rows = plan.recognizer.feature_rows(&texts);
+        let mut ex = examples(rows, &key, &not_names, true);
+        let book_n = ex.len();
+        // Every chapter on its own as well: short texts, small counts.
+        let per_chapter: Vec<_> = texts
+            .par_iter()
+            .map(|t| examples(plan.recognizer.feature_rows(&[t]), &key, &not_names, false))
+            .collect();
+        for e in per_chapter {
+            ex.extend(e);
+        }
+        let mut by_class = [0usize; 3];
+        for e in &ex {
+            by_class[e.class] += 1;
+        }
+        let name = |p: &std::path::Path| {
+            p.file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+        };
+        provenance.push(format!(
+            "  {} with {}: {} book examples, {} chapter examples ({})",
+            name(book),
+            name(key_path),
+            book_n,
+            ex.len() - book_n,
+            CLASSES
+                .iter()
+                .zip(by_class)
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        all.extend(ex);
+    }
+    let model = Model::train(&FEATURES, &all, args.steps, args.l2, provenance);
+    atomic_write(&args.output, |w| w.write_all(model.to_text().as_bytes()))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,94 @@
+//! The learned entity model: `zhnovel train` and `--model` / `--no-model`.
+
+use crate::util::*;
+
+const BOOK: &str = "corpus/shuihu/2-水浒传-第三回至第五回-简体.txt";
+
+/// The entities of a run's table as (name, type) pairs.
+fn rows(csv_text: &str) -> Vec<(String, String, String)> {
+    let mut r = csv::Reader::from_reader(csv_text.trim_start_matches('\u{feff}').as_bytes());
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            (rec[0].to_string(), rec[1].to_string(), rec[8].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_tiny_training_run_writes_a_model_that_analyze_loads() {
+    let d = Dir::new();
+    // A key made from the tool's own output (no hand-written names): the
+    // persons and places the rules find.
+    let out = zhnovel(&["entities", BOOK, "--no-model"]).success();
+    let found = rows(&out.stdout());
+    let mut key = String::from("type\tcanonical\taliases\tmain\tside\tnote\n");
+    for (name, kind, _) in found.iter().filter(|r| r.1 == "person" || r.1 == "place") {
+        key.push_str(&format!("{kind}\t{name}\t\t\t\t\n"));
+    }
+    let key = d.write("book-key.tsv", key);
+    let model = d.path("model.tsv");
+    zhnovel(&[
+        "train",
+        "--book",
+        BOOK,
+        "--key",
+        p(&key),
+        "--steps",
+        "20",
+        "-o",
+        p(&model),
+    ])
+    .success();
+    let text = d.read("model.tsv");
+    assert!(
+        text.contains("book-key.tsv"),
+        "provenance names the key:\n{text}"
+    );
+    assert!(text.contains("\nfeature\tmean\tscale\tnone\tperson\tplace\n"));
+    assert!(text.contains("\nctx_person_right\t") && text.contains("\n(bias)\t"));
+    // The model loads and decides: its entities carry the `model` code.
+    let with = d.path("with");
+    zhnovel(&["analyze", BOOK, "-o", p(&with), "--model", p(&model)]).success();
+    let with_rows = rows(&d.read("with/entities.csv"));
+    assert!(with_rows.iter().any(|r| r.2.contains("model")));
+    // Without a model no entity has that code.
+    let without = d.path("without");
+    zhnovel(&["analyze", BOOK, "-o", p(&without), "--no-model"]).success();
+    let without_rows = rows(&d.read("without/entities.csv"));
+    assert!(!without_rows.iter().any(|r| r.2.contains("model")));
+    assert!(!without_rows.is_empty());
+}
+
+#[test]
+fn the_builtin_model_decides_on_a_whole_book() {
+    let d = Dir::new();
+    zhnovel(&["analyze", BOOK, "-o", p(&d.path("o"))]).success();
+    let rows = rows(&d.read("o/entities.csv"));
+    assert!(rows
+        .iter()
+        .any(|r| r.1 == "person" && r.2.contains("model")));
+}
+
+#[test]
+fn a_bad_model_file_is_a_one_line_error_naming_it() {
+    let d = Dir::new();
+    let bad = d.write(
+        "bad-model.tsv",
+        "feature\tmean\tscale\tnone\tperson\tplace\nfoo\t0\t1\t0\t0\t0\n",
+    );
+    zhnovel(&["entities", BOOK, "--model", p(&bad)]).fails(1, "bad-model.tsv");
+    let key = d.write("k-key.tsv", "type\tcanonical\nperson\t某甲\n");
+    zhnovel(&[
+        "train",
+        "--book",
+        BOOK,
+        "--book",
+        BOOK,
+        "--key",
+        p(&key),
+        "-o",
+        p(&d.path("m")),
+    ])
+    .fails(1, "one --key per --book");
+}
