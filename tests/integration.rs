@@ -13,3 +13,5 @@ mod commands;
 mod encodings;
 #[path = "integration/model.rs"]
 mod model;
+#[path = "integration/relate.rs"]
+mod relate;

@@ -22,6 +22,7 @@ use std::collections::HashMap;
 pub use rows::{DialogueRow, QuoteRow, RelationRow};
 
 const CUES: &str = include_str!("../../dict/relations.txt");
+const TITLES: &str = include_str!("../../dict/titles.txt");
 
 /// Cue words by class (see `dict/relations.txt`), longest first.
 #[derive(Debug, Clone, Default)]
@@ -44,6 +45,10 @@ pub struct Cues {
     pub neg: Vec<&'static str>,
     pub adv: Vec<&'static str>,
     pub again: Vec<&'static str>,
+    pub idiom: Vec<&'static str>,
+    pub court: Vec<&'static str>,
+    /// Titles (dict/titles.txt): a faction name that begins one (大元 in 大元帅) is not a mention.
+    pub titles: Vec<&'static str>,
 }
 
 impl Cues {
@@ -77,6 +82,8 @@ impl Cues {
                 "neg" => &mut c.neg,
                 "adv" => &mut c.adv,
                 "again" => &mut c.again,
+                "idiom" => &mut c.idiom,
+                "court" => &mut c.court,
                 _ => continue,
             };
             list.push(word);
@@ -100,10 +107,24 @@ impl Cues {
             &mut c.neg,
             &mut c.adv,
             &mut c.again,
+            &mut c.idiom,
+            &mut c.court,
+            &mut c.titles,
         ] {
             list.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
             list.dedup();
         }
+        for line in TITLES.lines() {
+            if let Some((word, _)) = line.split_once('\t') {
+                if !word.starts_with('#') && word.chars().nth(1).is_some() {
+                    c.titles.push(word);
+                }
+            }
+        }
+        c.titles.extend(c.title.iter().chain(&c.head).copied());
+        c.titles
+            .sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        c.titles.dedup();
         c
     }
 }
@@ -128,10 +149,22 @@ pub struct Span {
 }
 
 /// The mentions of a chapter as the entity stage finds them, plus the
-/// faction named inside an army name (契丹兵 → 契丹), as mentions.csv has them.
-pub fn spans(text: &str, catalog: &Catalog, nested: &HashMap<EntityId, EntityId>) -> Vec<Span> {
+/// faction named inside an army name (契丹兵 → 契丹), as mentions.csv has
+/// them; but not a faction whose name begins a title (大元 of 大元帅): that
+/// is no side.
+pub fn spans(
+    text: &str,
+    catalog: &Catalog,
+    nested: &HashMap<EntityId, EntityId>,
+    cues: &Cues,
+) -> Vec<Span> {
     let mut out = Vec::new();
     for Mention { entity, start, end } in catalog.find_mentions(text) {
+        if catalog.get(entity).kind == EntityType::Faction
+            && starts_with_any(&text[start..], &cues.titles).is_some_and(|t| t.len() > end - start)
+        {
+            continue;
+        }
         out.push(Span {
             entity,
             kind: catalog.get(entity).kind,
@@ -169,7 +202,7 @@ pub fn relate_book(chapters: &[ChapterText], catalog: &Catalog, names: &[String]
         .enumerate()
         .map(|(i, chapter)| {
             let text = chapter.text.text.as_str();
-            let spans = spans(text, catalog, &nested);
+            let spans = spans(text, catalog, &nested, &cues);
             let quotes = quotes::attribute(text, &spans, catalog, &cues);
             let rows = rows::quote_rows(i + 1, &chapter.text, &quotes, names);
             let evidence = relations::evidence(i + 1, chapter, &spans, &quotes, &cues);

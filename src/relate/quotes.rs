@@ -526,7 +526,7 @@ mod tests {
     fn run(text: &str) -> Vec<(String, String, &'static str, String)> {
         let catalog = catalog();
         let nested = Default::default();
-        let spans = super::super::spans(text, &catalog, &nested);
+        let spans = super::super::spans(text, &catalog, &nested, &Cues::builtin());
         let quotes = attribute(text, &spans, &catalog, &Cues::builtin());
         let name = |id: Option<EntityId>| id.map_or(String::new(), |i| catalog.get(i).name.clone());
         quotes

@@ -33,6 +33,8 @@ pub enum Rel {
     At,
     Serves,
     Ally,
+    /// A person named with words of the court (source = target).
+    Court,
 }
 
 impl Rel {
@@ -45,6 +47,7 @@ impl Rel {
             Rel::At => "at",
             Rel::Serves => "serves",
             Rel::Ally => "ally",
+            Rel::Court => "court",
         }
     }
 }
@@ -67,6 +70,8 @@ pub struct Evidence {
     pub chapter: usize,
     pub items: Vec<Item>,
     pub mentions: Vec<(EntityId, u64)>,
+    /// Faction mentions written as a dynasty (X朝), by entity.
+    pub dynasty: Vec<(EntityId, u64)>,
 }
 
 const GAP_MAX: usize = 10;
@@ -84,8 +89,12 @@ pub fn evidence(
     let mut items: Vec<Item> = Vec::new();
     let mut index: HashMap<(Rel, EntityId, EntityId), usize> = HashMap::new();
     let mut mentions: HashMap<EntityId, u64> = HashMap::new();
+    let mut dynasty: HashMap<EntityId, u64> = HashMap::new();
     for s in spans {
         *mentions.entry(s.entity).or_default() += 1;
+        if s.kind == EntityType::Faction && text[..s.end].ends_with('朝') {
+            *dynasty.entry(s.entity).or_default() += 1;
+        }
     }
     let mut k = 0;
     for range in sentences(text) {
@@ -96,7 +105,15 @@ pub fn evidence(
         while end < spans.len() && spans[end].end <= range.end {
             end += 1;
         }
-        let found = read_sentence(text, &spans[k..end], cues);
+        let mut found = read_sentence(text, &spans[k..end], cues);
+        let sentence = &text[range.start..range.end];
+        if cues.court.iter().any(|c| sentence.contains(c)) {
+            for s in &spans[k..end] {
+                if s.kind == EntityType::Person {
+                    found.push((Rel::Court, s.entity, s.entity));
+                }
+            }
+        }
         for (rel, a, b) in found {
             let key = (rel, a, b);
             match index.get(&key) {
@@ -117,10 +134,13 @@ pub fn evidence(
     }
     let mut mentions: Vec<(EntityId, u64)> = mentions.into_iter().collect();
     mentions.sort_unstable();
+    let mut dynasty: Vec<(EntityId, u64)> = dynasty.into_iter().collect();
+    dynasty.sort_unstable();
     Evidence {
         chapter: chapter_no,
         items,
         mentions,
+        dynasty,
     }
 }
 
@@ -228,11 +248,18 @@ pub fn read_sentence(text: &str, spans: &[Span], cues: &Cues) -> Vec<(Rel, Entit
     out
 }
 
-/// Does `clause` hold a cue of `list` that no negation right before cancels?
+/// Does `clause` hold a cue of `list` that no negation right before cancels
+/// and that is not part of an idiom (战战兢兢, 追问)?
 fn cue_in(clause: &str, list: &[&'static str], cues: &Cues) -> bool {
+    let idioms: Vec<(usize, usize)> = cues
+        .idiom
+        .iter()
+        .flat_map(|w| clause.match_indices(w).map(|(i, m)| (i, i + m.len())))
+        .collect();
     clause
         .char_indices()
         .filter_map(|(i, _)| starts_with_any(&clause[i..], list).map(|_| i))
+        .filter(|&i| !idioms.iter().any(|&(s, e)| s <= i && i < e))
         .any(|i| ends_with_any(&clause[..i], &cues.neg).is_none())
 }
 
@@ -262,7 +289,7 @@ mod tests {
     fn run(text: &str) -> Vec<(String, &'static str, String)> {
         let catalog = catalog();
         let nested = crate::analysis::nested_factions(&catalog);
-        let spans = super::super::spans(text, &catalog, &nested);
+        let spans = super::super::spans(text, &catalog, &nested, &Cues::builtin());
         read_sentence(text, &spans, &Cues::builtin())
             .into_iter()
             .map(|(r, a, b)| {
@@ -395,6 +422,8 @@ mod tests {
             ("不守", "石敢当不守落雁关。"),
             ("弃暗投明 is an idiom", "韩铁衣弃暗投南梁。"),
             ("a comma clause without a cue", "韩铁衣，苏青禾。"),
+            ("战 of 战战兢兢 is no battle", "韩铁衣战战兢兢看苏青禾。"),
+            ("追问 is no pursuit", "韩铁衣追问苏青禾。"),
         ];
         for (name, text) in cases {
             let got: Vec<_> = run(text).into_iter().filter(|r| r.1 != "army_of").collect();

@@ -65,7 +65,11 @@ pub fn relation_rows(
     let kind = |id: EntityId| catalog.get(id).kind;
     let mut merged: BTreeMap<(Rel, EntityId, EntityId), Agg> = BTreeMap::new();
     let mut mentions: HashMap<EntityId, u64> = HashMap::new();
+    let mut dynasty: HashMap<EntityId, u64> = HashMap::new();
     for ev in evidence {
+        for &(id, n) in &ev.dynasty {
+            *dynasty.entry(id).or_default() += n;
+        }
         for &(id, n) in &ev.mentions {
             *mentions.entry(id).or_default() += n;
         }
@@ -96,6 +100,7 @@ pub fn relation_rows(
     let mut against: BTreeMap<EntityId, Vec<Agg>> = BTreeMap::new();
     let mut links: BTreeMap<EntityId, Vec<(EntityId, bool, &Agg)>> = BTreeMap::new();
     let mut war: Vec<Vec<u64>> = vec![vec![0; n_sides]; n_sides];
+    let mut court: BTreeMap<EntityId, &Agg> = BTreeMap::new();
     let node = |id: EntityId| matches!(kind(id), EntityType::Person | EntityType::Army);
     for (&(rel, a, b), agg) in &merged {
         match rel {
@@ -136,27 +141,72 @@ pub fn relation_rows(
                     links.entry(b).or_default().push((a, true, agg));
                 }
             }
+            Rel::Court => {
+                court.insert(a, agg);
+            }
             Rel::At => {}
         }
     }
-
-    // Which side each side is at war with.
-    let mut total = vec![0u64; n_sides];
-    for d in direct.values() {
-        for (c, agg) in d.iter().enumerate() {
-            total[c] += agg.count;
+    // Persons with no side stated but named with the court serve the
+    // reigning dynasty: the side named most often as X朝.
+    if let Some(home) = clusters.home(&dynasty) {
+        for (&id, agg) in &court {
+            if kind(id) == EntityType::Person && !direct.contains_key(&id) {
+                let mut d = vec![Agg::default(); n_sides];
+                d[home].absorb(agg, agg.count.min(LINK_CAP));
+                direct.insert(id, d);
+            }
         }
+    }
+
+    // Which side each side is at war with, learned from the book: factions
+    // that fight, and people and armies whose side is stated fighting a
+    // faction or each other. Only when the book says nothing of the kind,
+    // the two sides with the most stated members are each other's enemies.
+    let stated: HashMap<EntityId, usize> = direct
+        .iter()
+        .filter_map(|(&id, d)| {
+            (0..n_sides)
+                .filter(|&c| d[c].count > 0)
+                .max_by(|&x, &y| d[x].count.cmp(&d[y].count).then(y.cmp(&x)))
+                .map(|c| (id, c))
+        })
+        .collect();
+    for (id, ag) in &against {
+        if let Some(&s) = stated.get(id) {
+            for (f, agg) in ag.iter().enumerate() {
+                if f != s {
+                    war[s][f] += agg.count;
+                    war[f][s] += agg.count;
+                }
+            }
+        }
+    }
+    for (id, ls) in &links {
+        for &(other, friend, agg) in ls {
+            if let (false, Some(&s), Some(&t)) = (friend, stated.get(id), stated.get(&other)) {
+                if s != t {
+                    // each pair is seen from both ends: half each
+                    war[s][t] += agg.count;
+                }
+            }
+        }
+    }
+    let mut total = vec![0u64; n_sides];
+    for &c in stated.values() {
+        total[c] += 1;
     }
     let mut ranked: Vec<usize> = (0..n_sides).filter(|&c| total[c] > 0).collect();
     ranked.sort_by(|&x, &y| total[y].cmp(&total[x]).then(x.cmp(&y)));
+    let no_war = war.iter().all(|row| row.iter().all(|&n| n == 0));
     let enemy: Vec<Option<usize>> = (0..n_sides)
         .map(|c| {
             let best = (0..n_sides)
                 .filter(|&d| war[c][d] > 0)
                 .max_by(|&x, &y| war[c][x].cmp(&war[c][y]).then(y.cmp(&x)));
             best.or(match ranked.as_slice() {
-                [x, y, ..] if *x == c => Some(*y),
-                [x, y, ..] if *y == c => Some(*x),
+                [x, y, ..] if no_war && *x == c => Some(*y),
+                [x, y, ..] if no_war && *y == c => Some(*x),
                 _ => None,
             })
         })
@@ -320,6 +370,20 @@ impl Clusters {
         Clusters { of, reps }
     }
 
+    /// The side named most often as X朝 (宋朝), if one is.
+    fn home(&self, dynasty: &HashMap<EntityId, u64>) -> Option<usize> {
+        let mut per: BTreeMap<usize, u64> = BTreeMap::new();
+        for (id, &n) in dynasty {
+            if let Some(c) = self.of(*id) {
+                *per.entry(c).or_default() += n;
+            }
+        }
+        let best = per.values().copied().max()?;
+        let mut top = per.iter().filter(|(_, &n)| n == best);
+        let (&c, _) = top.next()?;
+        top.next().is_none().then_some(c)
+    }
+
     fn of(&self, id: EntityId) -> Option<usize> {
         self.of.get(&id).copied()
     }
@@ -371,6 +435,7 @@ mod tests {
                 // 飞熊军 commanded by 苏青禾 → 南梁
                 item(Rel::Commands, "苏青禾", "飞熊军", 1),
             ],
+            dynasty: vec![],
             mentions: vec![
                 (id("北燕"), 5),
                 (id("大北燕"), 1),
