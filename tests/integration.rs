@@ -9,6 +9,8 @@ mod analyze;
 mod bad_input;
 #[path = "integration/commands.rs"]
 mod commands;
+#[path = "integration/curation.rs"]
+mod curation;
 #[path = "integration/encodings.rs"]
 mod encodings;
 #[path = "integration/model.rs"]

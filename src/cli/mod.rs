@@ -106,6 +106,12 @@ pub struct LexiconArgs {
     /// Turn off jieba's HMM for unknown words.
     #[arg(long)]
     pub no_hmm: bool,
+    /// Names that are always entities: `name<TAB>type[<TAB>alias|alias]` lines; repeatable.
+    #[arg(long = "names", value_name = "FILE")]
+    pub names: Vec<PathBuf>,
+    /// Words that are never entities, one a line; repeatable.
+    #[arg(long = "not-names", value_name = "FILE")]
+    pub not_names: Vec<PathBuf>,
     /// A learned entity model (written by `zhnovel train`) instead of the built-in one.
     #[arg(long, value_name = "FILE", conflicts_with = "no_model")]
     pub model: Option<PathBuf>,
@@ -254,6 +260,8 @@ pub enum DiscoverFormat {
     Csv,
     Tsv,
     Dict,
+    /// `name<TAB>type<TAB>alias|alias` lines, what `--names` reads.
+    Names,
 }
 
 #[derive(Args, Debug)]
@@ -348,6 +356,15 @@ impl Dictionaries {
                 let mut lex = Lexicon::builtin();
                 for path in &lexicon.aliases {
                     lex.add_aliases_file(path)?;
+                }
+                for path in &lexicon.dicts {
+                    lex.add_dict_names(path)?;
+                }
+                for path in &lexicon.names {
+                    lex.add_names_file(path)?;
+                }
+                for path in &lexicon.not_names {
+                    lex.add_not_names_file(path)?;
                 }
                 let stopwords = lex.stopwords().clone();
                 let mut recognizer = Recognizer::new(lex);

@@ -38,6 +38,9 @@ pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
     let plan = Plan::new(&args.input, &args.lexicon, None)?;
     let chapters = read_book(&plan, &args.paths)?;
     let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
+    if args.format == DiscoverFormat::Names {
+        return write_names(&plan, &texts, args.top);
+    }
     let candidates = plan.recognizer.candidates(&texts);
     let top = candidates.into_iter().take(args.top);
     let out = std::io::stdout().lock();
@@ -59,6 +62,7 @@ pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
             }
             out.flush().map_err(write_err)?;
         }
+        DiscoverFormat::Names => unreachable!("written above"),
         f => {
             let rows: Vec<CandidateRow> = top
                 .map(|c| CandidateRow {
@@ -79,6 +83,40 @@ pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
             write_rows(out, format, &rows).map_err(write_err)?;
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The book's entities, most mentioned first, as `--names` lines:
+/// `name<TAB>type[<TAB>alias|alias]`.
+fn write_names(plan: &Plan, texts: &[&str], top: usize) -> Result<ExitCode> {
+    let catalog = plan.recognizer.discover(texts);
+    let mut counts = vec![0u64; catalog.len()];
+    for t in texts {
+        for m in catalog.find_mentions(t) {
+            counts[m.entity as usize] += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..catalog.len()).filter(|&i| counts[i] > 0).collect();
+    order.sort_by(|&a, &b| {
+        counts[b]
+            .cmp(&counts[a])
+            .then_with(|| catalog.entities()[a].name.cmp(&catalog.entities()[b].name))
+    });
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let write_err = |source| zhnovel::Error::Write {
+        path: "-".into(),
+        source,
+    };
+    for &i in order.iter().take(top) {
+        let e = &catalog.entities()[i];
+        if e.aliases.is_empty() {
+            writeln!(out, "{}\t{}", e.name, e.kind)
+        } else {
+            writeln!(out, "{}\t{}\t{}", e.name, e.kind, e.aliases.join("|"))
+        }
+        .map_err(write_err)?;
+    }
+    out.flush().map_err(write_err)?;
     Ok(ExitCode::SUCCESS)
 }
 

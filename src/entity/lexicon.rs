@@ -18,6 +18,7 @@
 //!
 //! Lines starting with `#` and blank lines are skipped everywhere.
 
+use super::EntityType;
 use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -33,6 +34,7 @@ const PLACES: &str = include_str!("../../dict/places.txt");
 const STOPWORDS: &str = include_str!("../../dict/stopwords.txt");
 const ALIASES: &str = include_str!("../../dict/aliases.tsv");
 const CUES: &str = include_str!("../../dict/cues.txt");
+const HONORIFICS: &str = include_str!("../../dict/honorifics.txt");
 
 /// Where a title stands relative to the name it qualifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +132,9 @@ pub struct Lexicon {
     pub titles: HashMap<String, TitlePosition>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
+    /// What follows a surname to address one person (爷, 兄, 大人), besides
+    /// the `post` and `both` titles.
+    pub honorifics: HashSet<String>,
     /// The generic words that address or count persons (大哥, 先生, 二人).
     pub address: HashSet<String>,
     pub place_suffixes: HashMap<String, PlaceSuffix>,
@@ -142,6 +147,19 @@ pub struct Lexicon {
     /// Context cues: a word may carry several classes (到: movement before a
     /// place, action after a person).
     pub cues: HashMap<String, Vec<Cue>>,
+    /// The user's names (`--names`, tagged `--dict` words): always entities.
+    pub user_names: Vec<UserName>,
+    /// The user's not-names (`--not-names`): never entities nor aliases.
+    pub not_names: HashSet<String>,
+}
+
+/// A name the user gives: always an entity of that type, named so, with
+/// these aliases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserName {
+    pub name: String,
+    pub kind: EntityType,
+    pub aliases: Vec<String>,
 }
 
 impl Lexicon {
@@ -170,12 +188,87 @@ impl Lexicon {
         lex.add_aliases_text(Path::new("dict/aliases.tsv"), t.aliases)?;
         lex.builtin_aliases = lex.aliases.len();
         lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
+        lex.honorifics.extend(words(t.honorifics));
         Ok(lex)
     }
 
     /// Words left out of frequency tables unless `--all-words`.
     pub fn stopwords(&self) -> &HashSet<String> {
         &self.stopwords
+    }
+
+    /// Adds a names file: `name<TAB>type[<TAB>alias|alias…]` lines (`#`
+    /// comments), the format `zhnovel discover --format names` writes.
+    pub fn add_names_file(&mut self, path: &Path) -> Result<()> {
+        let text = crate::input::read_utf8(path, "names file")?;
+        self.add_names_text(path, &text)
+    }
+
+    /// Adds names lines; `path` names the source in errors.
+    pub fn add_names_text(&mut self, path: &Path, text: &str) -> Result<()> {
+        for (line_no, line) in lines(text) {
+            let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+            let (name, kind) = match fields.as_slice() {
+                [name, kind, ..] if !name.is_empty() => (*name, *kind),
+                _ => {
+                    return Err(dict_error(
+                        path,
+                        line_no,
+                        "expected name<TAB>type[<TAB>alias|alias]",
+                    ))
+                }
+            };
+            let kind = EntityType::parse(kind).ok_or_else(|| {
+                dict_error(
+                    path,
+                    line_no,
+                    &format!("unknown type '{kind}' (person, place, army, faction)"),
+                )
+            })?;
+            let aliases = fields
+                .get(2)
+                .map(|a| {
+                    a.split('|')
+                        .map(str::trim)
+                        .filter(|a| !a.is_empty() && *a != name)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            self.user_names.push(UserName {
+                name: name.to_string(),
+                kind,
+                aliases,
+            });
+        }
+        Ok(())
+    }
+
+    /// Adds the words of a jieba user dictionary tagged as names: `nr`
+    /// (nrfg, nrt) persons, `ns` places, `nt` factions.
+    pub fn add_dict_names(&mut self, path: &Path) -> Result<()> {
+        let text = crate::input::read_utf8(path, "dictionary")?;
+        for e in crate::segment::parse_dict(path, &text)? {
+            let kind = match e.tag {
+                Some("nr" | "nrfg" | "nrt") => EntityType::Person,
+                Some("ns") => EntityType::Place,
+                Some("nt") => EntityType::Faction,
+                _ => continue,
+            };
+            self.user_names.push(UserName {
+                name: e.word.to_string(),
+                kind,
+                aliases: Vec::new(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Adds a not-names file: one word a line, `#` comments.
+    pub fn add_not_names_file(&mut self, path: &Path) -> Result<()> {
+        let text = crate::input::read_utf8(path, "not-names file")?;
+        self.not_names.extend(words(&text));
+        Ok(())
     }
 
     /// Adds a user alias file: canonical name, then aliases, tab-separated.
@@ -361,6 +454,7 @@ struct BuiltinTexts {
     stopwords: &'static str,
     aliases: &'static str,
     cues: &'static str,
+    honorifics: &'static str,
 }
 
 impl Default for BuiltinTexts {
@@ -376,6 +470,7 @@ impl Default for BuiltinTexts {
             stopwords: STOPWORDS,
             aliases: ALIASES,
             cues: CUES,
+            honorifics: HONORIFICS,
         }
     }
 }

@@ -13,7 +13,7 @@ pub mod lexicon;
 pub mod model;
 mod recognize;
 
-pub use lexicon::Lexicon;
+pub use lexicon::{Lexicon, UserName};
 pub use recognize::{Candidate, Recognizer, FEATURES, MIN_MODEL_COUNT};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};

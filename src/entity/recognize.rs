@@ -56,6 +56,7 @@
 //! | `poly`  | single-character faction: an army stem (秦军), X人 (金人), 伐X/入X, 宋金辽元四朝 |
 //! | `alias` | merged with names from an alias list, or 海阳 with 海阳城                 |
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
+//! | `form`  | a surname + title form (蒋爷, 白五弟) bound to the one person the book names by it |
 //!
 //! # Type decision order
 //!
@@ -85,7 +86,9 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
+mod curation;
 mod features;
+mod forms;
 
 use features::BookContext;
 pub use features::{FEATURES, MIN_MODEL_COUNT};
@@ -1567,7 +1570,10 @@ impl Recognizer {
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
         phase(t0, "decide: factions");
-        let mut all = self.add_aliases(all, runs, m);
+        let all = self.add_aliases(all, runs, m);
+        let all = self.merge_faction_forms(all);
+        let all = self.bind_title_forms(all, runs);
+        let mut all = self.apply_user(all, m);
         phase(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
         all

@@ -1,0 +1,306 @@
+//! Forms: names that are another way of naming an entity already decided.
+//!
+//! - A surname + title form (蒋爷, 白五弟, 岳元帅: a surname, perhaps a
+//!   birth-order numeral, then an honorific from `dict/honorifics.txt` or a
+//!   `post`/`both` title of `dict/titles.txt`) is bound to the one full name
+//!   with that surname it refers to. Which one is learned from the book:
+//!   each chapter lends the form's mentions to the full names with that
+//!   surname in proportion to how often that chapter names them; the form is
+//!   bound when one person takes at least `FORM_SHARE` of them and twice as
+//!   many as the next. Otherwise (岳公子 for two sons) it stays apart.
+//! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
+
+use super::{Decided, Recognizer};
+use crate::entity::corpus::{FxMap, Runs};
+use crate::entity::EntityType;
+use aho_corasick::{AhoCorasick, MatchKind};
+
+/// Share of a form's mentions that must go to one person to bind it.
+const FORM_SHARE: f64 = 0.5;
+
+/// Titles that name a man's relative rather than the man (宋太公 is 宋江's
+/// father, 武大郎 武松's elder brother): a form with them is never bound.
+const RELATIVE_TITLES: [&str; 2] = ["太公", "郎"];
+
+/// Characters that give a birth order or seniority between a surname and a
+/// title (蒋四爷, 岳大爷, 王老爷).
+const ORDER: &str = "一二三四五六七八九十大小老";
+
+impl Recognizer {
+    /// Whether `rest` (what follows a surname) is a title form.
+    fn is_title_rest(&self, rest: &[char]) -> bool {
+        let is_title = |cs: &[char]| {
+            let s: String = cs.iter().collect();
+            !s.is_empty()
+                && !RELATIVE_TITLES.iter().any(|t| s.ends_with(t))
+                && (self.lex.honorifics.contains(&s)
+                    || self.titles.get(&s).is_some_and(|p| p.after_name()))
+        };
+        is_title(rest) || (rest.len() >= 2 && ORDER.contains(rest[0]) && is_title(&rest[1..]))
+    }
+
+    /// Binds surname + title forms to the one person they name.
+    pub(super) fn bind_title_forms(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        // Forms and full names by surname.
+        let mut forms: Vec<(usize, String)> = Vec::new();
+        let mut full: FxMap<String, Vec<usize>> = FxMap::default();
+        for (i, d) in decided.iter().enumerate() {
+            if d.kind != EntityType::Person {
+                continue;
+            }
+            let chars: Vec<char> = d.name.chars().collect();
+            let Some((sl, _)) = self.surname(&chars, &d.name) else {
+                continue;
+            };
+            let surname: String = chars[..sl].iter().collect();
+            let rest = &chars[sl..];
+            if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
+                forms.push((i, surname));
+            } else if (1..=2).contains(&rest.len()) {
+                full.entry(surname).or_default().push(i);
+            }
+        }
+        forms.retain(|(_, s)| full.contains_key(s));
+        if forms.is_empty() {
+            return decided;
+        }
+        // Mentions per chapter of every form and full name involved.
+        let mut ids: Vec<usize> = forms.iter().map(|f| f.0).collect();
+        for (_, s) in &forms {
+            ids.extend(&full[s]);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let names: Vec<&str> = ids.iter().map(|&i| decided[i].name.as_str()).collect();
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&names)
+            .expect("an automaton over a few hundred short names builds");
+        let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
+        for run in runs.iter() {
+            for m in ac.find_iter(run.text) {
+                *per_chapter
+                    .entry((ids[m.pattern().as_usize()], run.chapter))
+                    .or_insert(0.0) += 1.0;
+            }
+        }
+        let mut chapters_of: FxMap<usize, Vec<(usize, f64)>> = FxMap::default();
+        for (&(id, ch), &c) in &per_chapter {
+            chapters_of.entry(id).or_default().push((ch, c));
+        }
+        for v in chapters_of.values_mut() {
+            v.sort_by_key(|x| x.0);
+        }
+        let count_in = |id: usize, ch: usize| per_chapter.get(&(id, ch)).copied().unwrap_or(0.0);
+        // Each form's person, if one clearly.
+        let mut bind: Vec<(usize, usize)> = Vec::new();
+        for (form, surname) in &forms {
+            let people = &full[surname];
+            let mut share = vec![0.0f64; people.len()];
+            let mut total = 0.0;
+            for &(ch, c) in chapters_of.get(form).map_or(&[][..], |v| v.as_slice()) {
+                total += c;
+                let named: f64 = people.iter().map(|&p| count_in(p, ch)).sum();
+                if named > 0.0 {
+                    for (k, &p) in people.iter().enumerate() {
+                        share[k] += c * count_in(p, ch) / named;
+                    }
+                }
+            }
+            let mut order: Vec<usize> = (0..people.len()).collect();
+            order.sort_by(|&a, &b| share[b].total_cmp(&share[a]).then(a.cmp(&b)));
+            let best = share[order[0]];
+            let second = order.get(1).map_or(0.0, |&k| share[k]);
+            if total > 0.0 && best >= FORM_SHARE * total && best >= 2.0 * second {
+                bind.push((*form, people[order[0]]));
+            }
+        }
+        merge_into(decided, &bind, "form")
+    }
+
+    /// Merges 大宋, 宋朝, 宋国 into the faction 宋 when 宋 is one.
+    pub(super) fn merge_faction_forms(&self, decided: Vec<Decided>) -> Vec<Decided> {
+        let faction_at: FxMap<&str, usize> = decided
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.kind == EntityType::Faction)
+            .map(|(i, d)| (d.name.as_str(), i))
+            .collect();
+        let mut bind = Vec::new();
+        for (i, d) in decided.iter().enumerate() {
+            if d.kind != EntityType::Faction {
+                continue;
+            }
+            let n = d.name.as_str();
+            let stem = n
+                .strip_prefix('大')
+                .or_else(|| ["朝", "国", "邦"].iter().find_map(|s| n.strip_suffix(s)));
+            if let Some(&j) = stem
+                .filter(|s| !s.is_empty())
+                .and_then(|s| faction_at.get(s))
+            {
+                if j != i {
+                    bind.push((i, j));
+                }
+            }
+        }
+        merge_into(decided, &bind, "alias")
+    }
+}
+
+/// Moves each `(from, into)` entity into the other as an alias (with its
+/// aliases and count), with an evidence code.
+fn merge_into(
+    mut decided: Vec<Decided>,
+    bind: &[(usize, usize)],
+    code: &'static str,
+) -> Vec<Decided> {
+    if bind.is_empty() {
+        return decided;
+    }
+    let mut gone = vec![false; decided.len()];
+    for &(from, into) in bind {
+        if gone[into] {
+            continue;
+        }
+        let f = std::mem::take(&mut decided[from].aliases);
+        let name = decided[from].name.clone();
+        let count = decided[from].count;
+        let target = &mut decided[into];
+        target.aliases.insert(name);
+        target.aliases.extend(f);
+        target.count += count;
+        target.evidence.insert(code);
+        gone[from] = true;
+    }
+    decided
+        .into_iter()
+        .zip(gone)
+        .filter(|(_, g)| !g)
+        .map(|(d, _)| d)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::decided_owned;
+    use super::*;
+    use crate::entity::corpus::RunStore;
+    use crate::entity::Lexicon;
+    use std::collections::BTreeSet;
+    use std::sync::OnceLock;
+
+    fn recognizer() -> &'static Recognizer {
+        static R: OnceLock<Recognizer> = OnceLock::new();
+        R.get_or_init(|| Recognizer::new(Lexicon::builtin()))
+    }
+
+    fn entity(kind: EntityType, name: &str) -> Decided {
+        decided_owned(name.to_string(), kind, 0.9, &["sur"], 3)
+    }
+
+    /// (name, aliases) of what remains.
+    fn merged(list: &[Decided]) -> BTreeSet<(String, Vec<String>)> {
+        list.iter()
+            .map(|d| (d.name.clone(), d.aliases.iter().cloned().collect()))
+            .collect()
+    }
+
+    type Case = (
+        &'static str,
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [(&'static str, &'static [&'static str])],
+    );
+
+    /// (rule, chapters, persons, expected (name, aliases) rows).
+    const CASES: &[Case] = &[
+        (
+            "the only full name with that surname takes the form",
+            &["韩千山说话。韩爷坐下。", "韩爷起身。韩千山出门。"],
+            &["韩千山", "韩爷"],
+            &[("韩千山", &["韩爷"])],
+        ),
+        (
+            "a birth-order form binds too",
+            &["韩千山说话。韩四爷坐下。韩四爷起身。"],
+            &["韩千山", "韩四爷"],
+            &[("韩千山", &["韩四爷"])],
+        ),
+        (
+            "two brothers named as often: the form stays apart",
+            &["韩青同韩松来。韩公子笑。", "韩松同韩青去。韩公子走。"],
+            &["韩青", "韩松", "韩公子"],
+            &[("韩青", &[]), ("韩松", &[]), ("韩公子", &[])],
+        ),
+        (
+            "the person the form's chapters name most takes it",
+            &[
+                "韩千山见韩千山旧部，韩千山大喜。韩青在旁。韩爷笑。",
+                "韩千山出城。韩爷上马。",
+            ],
+            &["韩千山", "韩青", "韩爷"],
+            &[("韩千山", &["韩爷"]), ("韩青", &[])],
+        ),
+        (
+            "no full name in the book: the form stays",
+            &["韩爷说话。韩爷走了。"],
+            &["韩爷"],
+            &[("韩爷", &[])],
+        ),
+    ];
+
+    #[test]
+    fn title_forms_by_table() {
+        let r = recognizer();
+        for (rule, chapters, persons, want) in CASES {
+            let store = RunStore::new(chapters);
+            let runs = store.runs();
+            let decided: Vec<Decided> = persons
+                .iter()
+                .map(|n| entity(EntityType::Person, n))
+                .collect();
+            let got = merged(&r.bind_title_forms(decided, &runs));
+            let want: BTreeSet<(String, Vec<String>)> = want
+                .iter()
+                .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
+                .collect();
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+
+    #[test]
+    fn a_bound_form_brings_its_count_and_evidence() {
+        let store = RunStore::new(&["韩千山说话。韩爷坐下。"]);
+        let runs = store.runs();
+        let decided = vec![
+            entity(EntityType::Person, "韩千山"),
+            entity(EntityType::Person, "韩爷"),
+        ];
+        let out = recognizer().bind_title_forms(decided, &runs);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].count, 6);
+        assert!(out[0].evidence.contains("form"));
+    }
+
+    #[test]
+    fn faction_forms_merge_into_the_faction() {
+        let decided = vec![
+            entity(EntityType::Faction, "秦"),
+            entity(EntityType::Faction, "大秦"),
+            entity(EntityType::Faction, "秦国"),
+            entity(EntityType::Faction, "大夏"),
+            entity(EntityType::Army, "秦军"),
+        ];
+        let got = merged(&recognizer().merge_faction_forms(decided));
+        let want: BTreeSet<(String, Vec<String>)> = [
+            ("秦", vec!["大秦", "秦国"]),
+            ("大夏", vec![]),
+            ("秦军", vec![]),
+        ]
+        .iter()
+        .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
+        .collect();
+        assert_eq!(got, want);
+    }
+}
