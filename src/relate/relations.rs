@@ -35,6 +35,8 @@ pub enum Rel {
     Ally,
     /// A person named with words of the court (source = target).
     Court,
+    /// A person and a faction named in one sentence.
+    Near,
 }
 
 impl Rel {
@@ -48,6 +50,7 @@ impl Rel {
             Rel::Serves => "serves",
             Rel::Ally => "ally",
             Rel::Court => "court",
+            Rel::Near => "near",
         }
     }
 }
@@ -107,6 +110,14 @@ pub fn evidence(
         }
         let mut found = read_sentence(text, &spans[k..end], cues);
         let sentence = &text[range.start..range.end];
+        let here = &spans[k..end];
+        for p in here.iter().filter(|s| s.kind == EntityType::Person) {
+            for f in here.iter().filter(|s| s.kind == EntityType::Faction) {
+                if !found.contains(&(Rel::Near, p.entity, f.entity)) {
+                    found.push((Rel::Near, p.entity, f.entity));
+                }
+            }
+        }
         if cues.court.iter().any(|c| sentence.contains(c)) {
             for s in &spans[k..end] {
                 if s.kind == EntityType::Person {

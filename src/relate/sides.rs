@@ -101,6 +101,7 @@ pub fn relation_rows(
     let mut links: BTreeMap<EntityId, Vec<(EntityId, bool, &Agg)>> = BTreeMap::new();
     let mut war: Vec<Vec<u64>> = vec![vec![0; n_sides]; n_sides];
     let mut court: BTreeMap<EntityId, &Agg> = BTreeMap::new();
+    let mut near: BTreeMap<EntityId, Vec<(EntityId, &Agg)>> = BTreeMap::new();
     let node = |id: EntityId| matches!(kind(id), EntityType::Person | EntityType::Army);
     for (&(rel, a, b), agg) in &merged {
         match rel {
@@ -144,21 +145,10 @@ pub fn relation_rows(
             Rel::Court => {
                 court.insert(a, agg);
             }
+            Rel::Near => near.entry(a).or_default().push((b, agg)),
             Rel::At => {}
         }
     }
-    // Persons with no side stated but named with the court serve the
-    // reigning dynasty: the side named most often as X朝.
-    if let Some(home) = clusters.home(&dynasty) {
-        for (&id, agg) in &court {
-            if kind(id) == EntityType::Person && !direct.contains_key(&id) {
-                let mut d = vec![Agg::default(); n_sides];
-                d[home].absorb(agg, agg.count.min(LINK_CAP));
-                direct.insert(id, d);
-            }
-        }
-    }
-
     // Which side each side is at war with, learned from the book: factions
     // that fight, and people and armies whose side is stated fighting a
     // faction or each other. Only when the book says nothing of the kind,
@@ -211,6 +201,30 @@ pub fn relation_rows(
             })
         })
         .collect();
+
+    // Persons whose side no sentence states and who fight no one, named
+    // with the court: the reigning dynasty (the side named most often as X朝).
+    let fighting: BTreeSet<EntityId> = against
+        .keys()
+        .copied()
+        .chain(
+            links
+                .iter()
+                .filter(|(_, ls)| ls.iter().any(|l| !l.1))
+                .map(|(&id, _)| id),
+        )
+        .collect();
+    let home = clusters.home(&dynasty);
+    for &id in court.keys() {
+        if kind(id) != EntityType::Person || direct.contains_key(&id) || fighting.contains(&id) {
+            continue;
+        }
+        if let (Some(home), Some(agg)) = (home, court.get(&id)) {
+            let mut d = vec![Agg::default(); n_sides];
+            d[home].absorb(agg, agg.count.min(LINK_CAP));
+            direct.insert(id, d);
+        }
+    }
 
     // Propagation, all nodes at once per round (order-independent).
     let mut all: BTreeSet<EntityId> = direct.keys().copied().collect();
@@ -280,6 +294,23 @@ pub fn relation_rows(
             break;
         }
         side = next;
+    }
+    // Persons still without a side: the factions named in their sentences.
+    for (&id, ns) in &near {
+        if kind(id) != EntityType::Person || side.contains_key(&id) {
+            continue;
+        }
+        let mut d = vec![Agg::default(); n_sides];
+        for (f, agg) in ns {
+            if let Some(c) = clusters.of(*f) {
+                d[c].absorb(agg, agg.count);
+            }
+        }
+        for (c, agg) in d.iter().enumerate() {
+            if agg.count > 0 {
+                rows.push(row(names, id, Rel::MemberOf, clusters.reps[c], agg));
+            }
+        }
     }
     for &id in &nodes {
         let rel = match kind(id) {
