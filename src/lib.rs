@@ -19,6 +19,7 @@
 //! ```
 
 pub mod analysis;
+pub mod book_eval;
 pub mod chapter;
 pub mod clean;
 pub mod decode;

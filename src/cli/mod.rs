@@ -296,9 +296,17 @@ pub struct EntitiesArgs {
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// Answer key CSV: file,type,canonical,aliases,required,note.
+    /// Chapter answer key CSV: file,type,canonical,aliases,required,note
+    /// (each input file is scored on its own).
+    #[arg(long, required_unless_present = "key", conflicts_with = "key")]
+    pub gold: Option<PathBuf>,
+    /// Book answer key: `type<TAB>canonical<TAB>aliases<TAB>main<TAB>side<TAB>note`
+    /// (all inputs are one book, scored like shared/tools/score_book.py).
     #[arg(long)]
-    pub gold: PathBuf,
+    pub key: Option<PathBuf>,
+    /// With --key: how many top persons are checked.
+    #[arg(long, default_value_t = 50)]
+    pub top_persons: usize,
     /// Files or folders; each file is scored on its own.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,

@@ -5,16 +5,25 @@ use crate::cli::{EvalArgs, Plan};
 use anyhow::Result;
 use std::process::ExitCode;
 use zhnovel::analysis::{analyze_book, load_book};
+use zhnovel::book_eval::{score_book, ScoredRow};
 use zhnovel::entity::EntityType;
 use zhnovel::eval::{score, Extracted, Gold, Report};
 use zhnovel::input::collect_sources;
-use zhnovel::script::{FerrousConverter, ScriptConfig};
+use zhnovel::output::EntityRow;
+use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
+use zhnovel::train::BookKey;
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
-    let gold = Gold::load(&args.gold)?;
     let plan = Plan::new(&args.input, &args.lexicon, None)?;
     let to_simplified = FerrousConverter::new(ScriptConfig::T2s)?;
-    use zhnovel::script::Converter;
+    if let Some(key) = &args.key {
+        return run_book(args, &plan, key, &to_simplified);
+    }
+    let gold = Gold::load(
+        args.gold
+            .as_ref()
+            .expect("clap requires --gold without --key"),
+    )?;
     let mut report = Report::default();
     for source in collect_sources(&args.paths)? {
         let (chapters, mut errors) = load_book(
@@ -30,15 +39,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
             .entities
             .iter()
             .filter_map(|e| {
-                let kind = EntityType::parse(e.kind)?;
-                let mut names = vec![e.entity.clone(), to_simplified.convert(&e.original)];
-                for list in [&e.variants, &e.aliases] {
-                    names.extend(
-                        list.split('|')
-                            .filter(|s| !s.is_empty())
-                            .map(|s| to_simplified.convert(s)),
-                    );
-                }
+                let (kind, names) = row_names(e, &to_simplified)?;
                 Some(Extracted { kind, names })
             })
             .collect();
@@ -53,6 +54,49 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     let mistakes = report.mistakes_text();
     if !mistakes.is_empty() {
         println!("{mistakes}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An entity row's type and every name it goes by, Simplified.
+fn row_names(e: &EntityRow, to_simplified: &dyn Converter) -> Option<(EntityType, Vec<String>)> {
+    let kind = EntityType::parse(e.kind)?;
+    let mut names = vec![e.entity.clone(), to_simplified.convert(&e.original)];
+    for list in [&e.variants, &e.aliases] {
+        names.extend(
+            list.split('|')
+                .filter(|s| !s.is_empty())
+                .map(|s| to_simplified.convert(s)),
+        );
+    }
+    Some((kind, names))
+}
+
+/// `--key`: all inputs are one book, scored against a book-level key.
+fn run_book(
+    args: &EvalArgs,
+    plan: &Plan,
+    key: &std::path::Path,
+    to_simplified: &dyn Converter,
+) -> Result<ExitCode> {
+    let key = BookKey::load(key)?;
+    let chapters = crate::cmd::read_book(plan, &args.paths)?;
+    let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| {});
+    let rows: Vec<ScoredRow> = tables
+        .entities
+        .iter()
+        .filter_map(|e| {
+            let (kind, names) = row_names(e, to_simplified)?;
+            Some(ScoredRow {
+                kind,
+                count: e.count,
+                names,
+            })
+        })
+        .collect();
+    let text: String = chapters.iter().map(|c| c.text.text.as_str()).collect();
+    for s in score_book(&key, &rows, &text, args.top_persons) {
+        print!("{s}");
     }
     Ok(ExitCode::SUCCESS)
 }

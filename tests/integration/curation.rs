@@ -141,3 +141,30 @@ fn discover_names_round_trips_through_analyze() {
         );
     }
 }
+
+#[test]
+fn eval_scores_a_book_key() {
+    let d = Dir::new();
+    let book = d.write("book.txt", TEXT);
+    let key = d.write(
+        "book-key.tsv",
+        "type\tcanonical\taliases\tmain\tside\tnote\nperson\t龙小桥\t桥哥\tyes\t\t\nplace\t白石渡\t\tyes\t\t\n",
+    );
+    let names = d.write("names.tsv", "白石渡\tplace\n");
+    let out = zhnovel(&["eval", "--key", p(&key), p(&book), "--names", p(&names)])
+        .success()
+        .stdout();
+    let person = out.lines().find(|l| l.starts_with("person:")).unwrap();
+    assert!(person.contains("main found 1/1"), "{out}");
+    let place = out.lines().find(|l| l.starts_with("place:")).unwrap();
+    assert!(
+        place.contains("top-20 real 1/1") && place.contains("merged 1/1"),
+        "{out}"
+    );
+    // Without the place named, the place's main entry is missing.
+    let not = d.write("not.txt", "白石渡\n");
+    let out = zhnovel(&["eval", "--key", p(&key), p(&book), "--not-names", p(&not)])
+        .success()
+        .stdout();
+    assert!(out.contains("main missing: 白石渡"), "{out}");
+}
