@@ -195,25 +195,50 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
         .iter()
         .filter(|s| s.kind == EntityType::Person)
         .collect();
-    let inside = |pos: usize, marks: &[Marks]| marks.iter().any(|m| m.start <= pos && pos < m.end);
+    // Quotations in narration do not overlap: a binary search tells whether
+    // a position is inside one.
+    let tops: Vec<(usize, usize)> = marks
+        .iter()
+        .filter(|m| m.depth == 0)
+        .map(|m| (m.start, m.end))
+        .collect();
+    let inside = |pos: usize| {
+        let i = tops.partition_point(|t| t.0 <= pos);
+        i > 0 && pos < tops[i - 1].1
+    };
+    // The last person named before `at` (within LOOK_BACK), outside
+    // quotations, other than `not`.
+    let before = |at: usize, not: Option<EntityId>| {
+        let upto = persons.partition_point(|p| p.start < at);
+        persons[..upto]
+            .iter()
+            .rev()
+            .take_while(|p| p.start + LOOK_BACK >= at)
+            .find(|p| p.end <= at && Some(p.entity) != not && !inside(p.start))
+            .copied()
+    };
     let mut quotes: Vec<Quote> = Vec::with_capacity(marks.len());
     // Indices of top-level speech quotations, for turns.
     let mut turns: Vec<usize> = Vec::new();
+    // Quotations that may hold the next ones, innermost last.
+    let mut open: Vec<usize> = Vec::new();
+    // Where the last quotation in narration closed.
+    let mut last_close = 0;
     for (qi, m) in marks.iter().enumerate() {
+        let holds =
+            |j: usize| marks[j].start <= m.open && m.close <= marks[j].end.max(marks[j].close);
+        while open.last().is_some_and(|&j| !holds(j)) {
+            open.pop();
+        }
         // The outer quotation, if any.
-        let outer = (0..qi)
-            .rev()
-            .find(|&j| marks[j].start <= m.open && m.close <= marks[j].end.max(marks[j].close));
+        let outer = open.last().copied();
+        open.push(qi);
         let floor = match outer {
             Some(j) => marks[j].start,
             None => {
-                // the end of the last quotation before, outside quotations
-                marks[..qi]
-                    .iter()
-                    .filter(|p| p.depth == 0 && p.close <= m.open)
-                    .map(|p| p.close)
-                    .max()
-                    .unwrap_or(0)
+                let floor = if last_close <= m.open { last_close } else { 0 };
+                last_close = m.close;
+                floor
             }
         };
         let lead_start = text[floor..m.open].rfind(SENTENCE_END).map_or(floor, |p| {
@@ -234,10 +259,12 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
             method: Method::Other,
             confidence: 0.0,
         };
-        let lead_persons: Vec<&Span> = persons
+        let first = persons.partition_point(|p| p.start < lead_start);
+        let lead_persons: Vec<&Span> = persons[first..]
             .iter()
             .copied()
-            .filter(|p| p.start >= lead_start && p.end <= m.open)
+            .take_while(|p| p.start < m.open)
+            .filter(|p| p.end <= m.open)
             .collect();
         // Addressee named in the lead-in.
         let is_addressee = |p: &Span| {
@@ -273,13 +300,7 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
                 q.confidence = if named { 0.95 } else { 0.9 };
             } else if let Some(pron) = pronoun(&text[lead_start..verb_start], cues) {
                 let at = lead_start + pron;
-                let antecedent = persons.iter().rev().find(|p| {
-                    p.end <= at
-                        && p.start + LOOK_BACK >= at
-                        && Some(p.entity) != q.addressee
-                        && !inside(p.start, &marks)
-                });
-                if let Some(p) = antecedent {
+                if let Some(p) = before(at, q.addressee) {
                     q.speaker = Some(p.entity);
                     q.mention = Some((p.start, p.end));
                     q.method = Method::Pronoun;
@@ -354,11 +375,7 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
                     }
                     Turn::Topic => {
                         // No subject at all: the one the narration is about.
-                        let at = m.open;
-                        let topic = persons.iter().rev().find(|p| {
-                            p.end <= at && p.start + LOOK_BACK >= at && !inside(p.start, &marks)
-                        });
-                        if let Some(p) = topic {
+                        if let Some(p) = before(m.open, None) {
                             q.speaker = Some(p.entity);
                             q.mention = Some((p.start, p.end));
                             q.method = Method::Other;
