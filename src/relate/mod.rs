@@ -161,7 +161,9 @@ pub fn spans(
     let mut out = Vec::new();
     for Mention { entity, start, end } in catalog.find_mentions(text) {
         if catalog.get(entity).kind == EntityType::Faction
-            && starts_with_any(&text[start..], &cues.titles).is_some_and(|t| t.len() > end - start)
+            && (starts_with_any(&text[start..], &cues.titles)
+                .is_some_and(|t| t.len() > end - start)
+                || in_idiom(text, start, end, &cues.idiom))
         {
             continue;
         }
@@ -182,6 +184,24 @@ pub fn spans(
         }
     }
     out
+}
+
+/// Is `start..end` inside one of `idioms` (明 of 弃暗投明)?
+fn in_idiom(text: &str, start: usize, end: usize, idioms: &[&'static str]) -> bool {
+    idioms.iter().any(|w| {
+        let mut from = start.saturating_sub(w.len());
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let to = (end + w.len()).min(text.len());
+        let mut to = to;
+        while !text.is_char_boundary(to) {
+            to -= 1;
+        }
+        text[from..to]
+            .match_indices(w)
+            .any(|(i, m)| from + i <= start && end <= from + i + m.len())
+    })
 }
 
 /// The three tables of this stage.

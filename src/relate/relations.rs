@@ -193,7 +193,7 @@ pub fn read_sentence(text: &str, spans: &[Span], cues: &Cues) -> Vec<(Rel, Entit
                 out.push((Rel::Commands, b.entity, a.entity));
                 continue;
             }
-            (Faction, Person) if short && ends_with_any(gap, &cues.title).is_some() => {
+            (Faction, Person) if short && is_title(gap, cues) => {
                 out.push((Rel::MemberOf, b.entity, a.entity));
                 continue;
             }
@@ -259,6 +259,13 @@ pub fn read_sentence(text: &str, spans: &[Span], cues: &Cues) -> Vec<(Rel, Entit
     out
 }
 
+/// Y国大将X, Y将X, Y营中X: the gap is a title, perhaps after 国/朝/之/的
+/// (not 黄巾力士将X拿住, where 将 takes an object).
+fn is_title(gap: &str, cues: &Cues) -> bool {
+    let t = gap.trim_start_matches(['国', '朝', '之', '的']);
+    cues.title.contains(&t)
+}
+
 /// Does `clause` hold a cue of `list` that no negation right before cancels
 /// and that is not part of an idiom (战战兢兢, 追问)?
 fn cue_in(clause: &str, list: &[&'static str], cues: &Cues) -> bool {
@@ -291,6 +298,7 @@ mod tests {
             e("落雁关", Place),
             e("北燕", Faction),
             e("南梁", Faction),
+            e("明", Faction),
             e("北燕兵", Army),
             e("南梁军", Army),
             e("飞熊军", Army),
@@ -431,8 +439,9 @@ mod tests {
             ("不曾攻", "北燕兵不曾攻南梁军。"),
             ("未战", "韩铁衣未战苏青禾。"),
             ("不守", "石敢当不守落雁关。"),
-            ("弃暗投明 is an idiom", "韩铁衣弃暗投南梁。"),
+            ("弃暗投明 is an idiom", "韩铁衣弃暗投明。"),
             ("a comma clause without a cue", "韩铁衣，苏青禾。"),
+            ("将 taking an object is no title", "北燕力士将韩铁衣拿住。"),
             ("战 of 战战兢兢 is no battle", "韩铁衣战战兢兢看苏青禾。"),
             ("追问 is no pursuit", "韩铁衣追问苏青禾。"),
         ];
