@@ -11,11 +11,14 @@ use crate::decode::decode;
 use crate::entity::{Catalog, EntityId, EntityType, Mention, Recognizer};
 use crate::error::{Error, Result};
 use crate::input::SourcePath;
-use crate::output::{ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow};
+use crate::output::{
+    ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow, TimelineRow,
+};
 use crate::relate::{relate_book, RelateTables};
 use crate::script::{Converter, Normalized};
 use crate::segment::{Cuts, Segmenter};
 use crate::stats::{Cooccurrence, Site, TagSource, Window, WordTable};
+use crate::views::ChapterCounts;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -153,6 +156,10 @@ pub struct BookTables {
     pub frequency: Vec<FrequencyRow>,
     /// quotes.csv, dialogue.csv, relations.csv (`relate`).
     pub relate: RelateTables,
+    /// One row per entity per chapter it occurs in (`views::timeline`).
+    pub timeline: Vec<TimelineRow>,
+    /// One row per pair per chapter they meet in (`views::chapter_pairs`).
+    pub chapter_pairs: Vec<ChapterPairRow>,
 }
 
 /// Discovers the book's entities and counts every chapter. `progress` is
@@ -284,6 +291,8 @@ struct Tally<'a> {
     /// By entity id.
     entities: Vec<EntityTally>,
     cooccurrence: Cooccurrence,
+    /// Per chapter (in any order): its entity and pair counts.
+    counts: Vec<ChapterCounts>,
 }
 
 #[derive(Default)]
@@ -317,6 +326,7 @@ impl<'a> Tally<'a> {
             words: WordTable::default(),
             entities: list,
             cooccurrence: Cooccurrence::default(),
+            counts: Vec::new(),
         }
     }
 
@@ -396,9 +406,12 @@ impl<'a> Tally<'a> {
                 sentence,
             });
         };
+        let mut ids = Vec::with_capacity(found.len());
         for m in &found {
             record(m, &mut mention_rows);
+            ids.push(m.entity);
             if let Some(&faction) = ctx.nested.get(&m.entity) {
+                ids.push(faction);
                 let len = catalog.get(faction).name.len();
                 let inner = Mention {
                     entity: faction,
@@ -418,8 +431,9 @@ impl<'a> Tally<'a> {
         };
         let pairs: Vec<(EntityId, usize)> = found.iter().map(|m| (m.entity, m.start)).collect();
         let mut chars = CharCursor::new(text);
-        self.cooccurrence
-            .add_chapter(window, &pairs, &units, |b| chars.char_of(b));
+        let own = Cooccurrence::count(window, &pairs, &units, |b| chars.char_of(b));
+        self.counts.push(ChapterCounts::new(index, ids, &own.pairs));
+        self.cooccurrence.merge(own);
 
         let row = ChapterRow {
             index,
@@ -442,6 +456,7 @@ impl<'a> Tally<'a> {
         self.chapters.extend(other.chapters);
         self.words.merge(other.words);
         self.cooccurrence.merge(other.cooccurrence);
+        self.counts.extend(other.counts);
         for (mine, theirs) in self.entities.iter_mut().zip(other.entities) {
             if theirs.count == 0 {
                 continue;
@@ -469,6 +484,7 @@ impl<'a> Tally<'a> {
             words,
             entities,
             cooccurrence,
+            counts,
         } = self;
         // Tagging the words takes longest, in parallel; the other tables are
         // made meanwhile.
@@ -487,13 +503,17 @@ impl<'a> Tally<'a> {
             },
         );
         let (chapters, mentions) = chapter_rows;
+        let timeline = crate::views::timeline(&entities, &chapters, &counts);
+        let chapter_pairs = crate::views::chapter_pairs(&cooccurrence, &counts);
         BookTables {
             chapters,
-            entities,
+            entities: entities.into_iter().map(|(_, row)| row).collect(),
             mentions,
-            cooccurrence,
+            cooccurrence: cooccurrence.into_iter().map(|(_, row)| row).collect(),
             frequency,
             relate: RelateTables::default(),
+            timeline,
+            chapter_pairs,
         }
     }
 }
@@ -544,9 +564,10 @@ fn chapter_tables(
     (chapters, mentions)
 }
 
-fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<EntityRow> {
+/// The entity rows in table order, each with its id.
+fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<(EntityId, EntityRow)> {
     let catalog = ctx.catalog;
-    let mut entity_rows: Vec<EntityRow> = entities
+    let mut entity_rows: Vec<(EntityId, EntityRow)> = entities
         .into_iter()
         .enumerate()
         .filter(|(_, t)| t.count > 0)
@@ -562,7 +583,7 @@ fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<EntityRow> {
                 .iter()
                 .map(|s| &*s.text)
                 .collect();
-            EntityRow {
+            let row = EntityRow {
                 entity: ctx.names[id].clone(),
                 kind: e.kind.as_str(),
                 count: t.count,
@@ -573,10 +594,11 @@ fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<EntityRow> {
                 aliases: e.aliases.join("|"),
                 evidence: e.evidence.join("|"),
                 confidence: format!("{:.2}", e.confidence),
-            }
+            };
+            (id as EntityId, row)
         })
         .collect();
-    entity_rows.sort_by(|a, b| {
+    entity_rows.sort_by(|(_, a), (_, b)| {
         b.count
             .cmp(&a.count)
             .then_with(|| a.entity.cmp(&b.entity))
@@ -585,7 +607,10 @@ fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<EntityRow> {
     entity_rows
 }
 
-fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> Vec<CooccurrenceRow> {
+/// The pair rows in table order, each with its pair of ids.
+type PairRows = Vec<((EntityId, EntityId), CooccurrenceRow)>;
+
+fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> PairRows {
     let count = ctx.count;
     let catalog = ctx.catalog;
     let mut rows: Vec<((EntityId, EntityId), CooccurrenceRow)> = cooc
@@ -622,7 +647,7 @@ fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> Vec<CooccurrenceRow
             .then_with(|| a.target_type.cmp(b.target_type))
             .then_with(|| ia.cmp(ib))
     });
-    rows.into_iter().map(|(_, row)| row).collect()
+    rows
 }
 
 /// For each army whose name starts with a faction's (契丹兵 → 契丹), that

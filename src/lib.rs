@@ -9,6 +9,9 @@
 //!
 //! `analysis` runs the stages over a book (parallel per chapter, then a
 //! deterministic merge). The binary only parses arguments into a plan.
+//! `views` turns a book's tables into its chapter tables and chooses what
+//! the network files and the report show; `kwic` lists one entity's
+//! mentions in context.
 //!
 //! ```
 //! use zhnovel::script::{FerrousConverter, Normalized, ScriptConfig};
@@ -27,6 +30,7 @@ pub mod entity;
 pub mod error;
 pub mod eval;
 pub mod input;
+pub mod kwic;
 pub mod numerals;
 pub mod output;
 pub mod relate;
@@ -34,5 +38,6 @@ pub mod script;
 pub mod segment;
 pub mod stats;
 pub mod train;
+pub mod views;
 
 pub use error::{Error, Result};

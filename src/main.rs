@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Command::Discover(a) => cmd::discover::run(a),
         Command::Entities(a) => cmd::entities::run(a, quiet),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Kwic(a) => cmd::kwic::run(a, quiet),
         Command::Train(a) => cmd::train::run(a),
     };
     match result {

@@ -10,6 +10,15 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod graph;
+mod report;
+mod sqlite;
+mod views;
+pub use graph::{type_colour, write_gexf, write_graphml};
+pub use report::{write_report, ReportInfo};
+pub use sqlite::{Sqlite, SQLITE};
+pub use views::{write_kwic_plain, write_typed_json, ChapterPairRow, KwicRow, TimelineRow};
+
 /// File format of the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableFormat {
@@ -180,7 +189,7 @@ pub fn write_rows<W: Write, R: Columns>(
         TableFormat::Jsonl => {
             let mut w = BufWriter::new(out);
             for row in rows {
-                serde_json::to_writer(&mut w, row)?;
+                write_typed_json(&mut w, row)?;
                 w.write_all(b"\n")?;
             }
             return w.flush();
@@ -300,82 +309,6 @@ pub fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
         serde_json::to_writer_pretty(&mut *w, manifest)?;
         w.write_all(b"\n")
     })
-}
-
-/// Writes the co-occurrence network as GraphML (read by Gephi, Cytoscape,
-/// networkx, igraph): one node per entity with its type and count, one
-/// undirected edge per pair with its count and PMI.
-pub fn write_graphml(
-    dir: &Path,
-    entities: &[EntityRow],
-    pairs: &[CooccurrenceRow],
-) -> Result<PathBuf> {
-    let path = dir.join("cooccurrence.graphml");
-    atomic_write(&path, |w| {
-        writeln!(w, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-        writeln!(
-            w,
-            r#"<graphml xmlns="http://graphml.graphdrawing.org/xmlns">"#
-        )?;
-        writeln!(
-            w,
-            r#"  <key id="type" for="node" attr.name="type" attr.type="string"/>"#
-        )?;
-        writeln!(
-            w,
-            r#"  <key id="mentions" for="node" attr.name="mentions" attr.type="long"/>"#
-        )?;
-        writeln!(
-            w,
-            r#"  <key id="count" for="edge" attr.name="count" attr.type="long"/>"#
-        )?;
-        writeln!(
-            w,
-            r#"  <key id="pmi" for="edge" attr.name="pmi" attr.type="double"/>"#
-        )?;
-        writeln!(w, r#"  <graph id="cooccurrence" edgedefault="undirected">"#)?;
-        for e in entities {
-            writeln!(
-                w,
-                r#"    <node id="{}"><data key="type">{}</data><data key="mentions">{}</data></node>"#,
-                xml_escape(&node_id(&e.entity, e.kind)),
-                e.kind,
-                e.count
-            )?;
-        }
-        for p in pairs {
-            writeln!(
-                w,
-                r#"    <edge source="{}" target="{}"><data key="count">{}</data><data key="pmi">{}</data></edge>"#,
-                xml_escape(&node_id(&p.source, p.source_type)),
-                xml_escape(&node_id(&p.target, p.target_type)),
-                p.count,
-                p.pmi
-            )?;
-        }
-        writeln!(w, "  </graph>\n</graphml>")
-    })?;
-    Ok(path)
-}
-
-/// A name can be a place and an army's stem at once; the type keeps node ids apart.
-fn node_id(name: &str, kind: &str) -> String {
-    format!("{name}/{kind}")
-}
-
-fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

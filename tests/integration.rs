@@ -17,3 +17,5 @@ mod encodings;
 mod model;
 #[path = "integration/relate.rs"]
 mod relate;
+#[path = "integration/views.rs"]
+mod views;

@@ -38,7 +38,7 @@ pub struct Cli {
 pub enum Command {
     /// Analyze a book (files, folders or -) and write its tables into a folder.
     #[command(
-        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze --books shelf/ -o out/"
+        after_help = "Examples:\n  zhnovel analyze corpus/ -o out/\n  zhnovel analyze novel.txt -o out/ --window sentence --format tsv\n  zhnovel analyze novel.txt -o out/ --graphml --gexf --format sqlite\n  zhnovel analyze --books shelf/ -o out/"
     )]
     Analyze(AnalyzeArgs),
     /// Split a whole-novel file into one UTF-8 file per chapter.
@@ -72,6 +72,11 @@ pub enum Command {
         after_help = "Example:\n  zhnovel eval --gold tests/data/seeds-entities.csv corpus/seeds/"
     )]
     Eval(EvalArgs),
+    /// Every mention of one entity in its context (key word in context).
+    #[command(
+        after_help = "Examples:\n  zhnovel kwic 鲁智深 corpus/shuihu/\n  zhnovel kwic 魯達 corpus/shuihu/ --width 20 --format csv"
+    )]
+    Kwic(KwicArgs),
 }
 
 /// How inputs are read and normalized.
@@ -148,6 +153,8 @@ pub enum FormatArg {
     Csv,
     Tsv,
     Jsonl,
+    /// `analyze` only: the book's tables in one zhnovel.sqlite.
+    Sqlite,
 }
 
 #[derive(Args, Debug)]
@@ -171,11 +178,27 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub graphml: bool,
     #[command(flatten)]
+    pub views: ViewArgs,
+    #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub lexicon: LexiconArgs,
+}
+
+/// The views `analyze` writes beside the tables (network files, report.html).
+#[derive(Args, Debug, Clone)]
+pub struct ViewArgs {
+    /// Also write the network as cooccurrence.gexf (GEXF 1.3, dynamic: one spell per run of chapters).
+    #[arg(long)]
+    pub gexf: bool,
+    /// Network files hold every entity and pair, not the readable default selection.
+    #[arg(long)]
+    pub graph_all: bool,
+    /// Do not write report.html.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// What the tables hold and how they are written.
@@ -288,6 +311,31 @@ pub struct EntitiesArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub table: TableArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub lexicon: LexiconArgs,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KwicFormat {
+    Plain,
+    Csv,
+}
+
+#[derive(Args, Debug)]
+pub struct KwicArgs {
+    /// The entity: its name, a spelling, a variant or an alias (Traditional or Simplified).
+    pub name: String,
+    /// Files or folders (one book).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Characters of context on each side.
+    #[arg(long, default_value_t = 10)]
+    pub width: usize,
+    /// `plain`: aligned lines, no header; `csv`: chapter,offset,left,match,right,entity,type.
+    #[arg(long, value_enum, default_value_t = KwicFormat::Plain)]
+    pub format: KwicFormat,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -440,6 +488,8 @@ impl Plan {
             Some((FormatArg::Tsv, _)) => TableFormat::Tsv,
             Some((FormatArg::Jsonl, _)) => TableFormat::Jsonl,
             Some((FormatArg::Csv, no_bom)) => TableFormat::Csv { bom: !no_bom },
+            // A book's tables go to zhnovel.sqlite; shelf tables stay CSV.
+            Some((FormatArg::Sqlite, no_bom)) => TableFormat::Csv { bom: !no_bom },
             None => TableFormat::Csv { bom: true },
         };
         let count = match table {

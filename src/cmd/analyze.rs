@@ -1,6 +1,6 @@
 //! `zhnovel analyze`: one book (or a shelf of books with `--books`) → tables.
 
-use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, Plan};
+use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, FormatArg, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
 use serde::Serialize;
@@ -11,11 +11,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use zhnovel::analysis::{analyze_book, normalize_book, read_book, BookTables};
 use zhnovel::input::{collect_sources, natural_cmp, SourcePath};
 use zhnovel::output::{
-    prepare_output_dir, write_graphml, write_manifest, write_table, Columns, Manifest, TableFormat,
+    prepare_output_dir, write_manifest, write_table, Columns, Manifest, TableFormat,
 };
 use zhnovel::segment::warm_up_tagger;
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
     prepare_output_dir(&args.output, args.force)?;
     // The dictionaries load (jieba's is most of the start-up) while the
     // first book is read, decoded, split, cleaned and converted (OpenCC
@@ -42,6 +43,7 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     let mut first = Some(first);
     let mut failed = false;
     let mut shelf = ShelfTables::default();
+    let mut summaries = Vec::new();
     for (name, sources) in &books {
         let dir = if name.is_empty() {
             args.output.clone()
@@ -75,10 +77,13 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         );
         let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
         bar.finish_and_clear();
-        write_book(&dir, plan.format, &tables)?;
-        if args.graphml {
-            write_graphml(&dir, &tables.entities, &tables.cooccurrence)?;
+        if args.table.format == FormatArg::Sqlite {
+            super::views::write_sqlite(&dir, &tables)?;
+        } else {
+            write_book(&dir, plan.format, &tables)?;
         }
+        super::views::write_views(&dir, args, name, &tables)?;
+        summaries.push((name.clone(), super::views::summary(&tables)));
         if !name.is_empty() {
             shelf.add(name, &tables);
         }
@@ -98,6 +103,24 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
             .unwrap_or(0),
     };
     write_manifest(&args.output, &manifest)?;
+    if !quiet {
+        let seconds = started.elapsed().as_secs_f64();
+        let out = args.output.display();
+        match summaries.as_slice() {
+            [(name, line)] if name.is_empty() => {
+                eprintln!("zhnovel: {line} in {seconds:.1} s → {out}")
+            }
+            _ => {
+                for (name, line) in &summaries {
+                    eprintln!("zhnovel: {name}: {line}");
+                }
+                eprintln!(
+                    "zhnovel: {} books in {seconds:.1} s → {out}",
+                    summaries.len()
+                );
+            }
+        }
+    }
     Ok(if failed {
         ExitCode::from(1)
     } else {
@@ -105,9 +128,15 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     })
 }
 
-/// Writes a book's tables: the five counted ones concurrently, each by its
-/// own writer, then quotes, dialogue and relations.
+/// Writes a book's tables, each by its own writer, concurrently, then
+/// quotes, dialogue and relations.
 pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()> {
+    let (timeline, chapter_pairs) = rayon::join(
+        || write_table(dir, "timeline", format, &t.timeline),
+        || write_table(dir, "cooccurrence-chapters", format, &t.chapter_pairs),
+    );
+    timeline?;
+    chapter_pairs?;
     let ((entities, mentions), (cooccurrence, (frequency, chapters))) = rayon::join(
         || {
             rayon::join(
@@ -153,6 +182,10 @@ fn options_json(args: &AnalyzeArgs) -> serde_json::Value {
         "dict": args.lexicon.dicts,
         "aliases": args.lexicon.aliases,
         "hmm": !args.lexicon.no_hmm,
+        "graphml": args.graphml,
+        "gexf": args.views.gexf,
+        "graph_all": args.views.graph_all,
+        "report": !args.views.no_report,
     })
 }
 

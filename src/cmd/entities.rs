@@ -1,6 +1,6 @@
 //! `zhnovel entities`: the entity table of a book on stdout.
 
-use crate::cli::{EntitiesArgs, Plan};
+use crate::cli::{EntitiesArgs, FormatArg, Plan};
 use crate::cmd::{progress_bar, read_book};
 use anyhow::Result;
 use std::process::ExitCode;
@@ -8,6 +8,12 @@ use zhnovel::analysis::analyze_book;
 use zhnovel::output::{write_rows, TableFormat};
 
 pub fn run(args: &EntitiesArgs, quiet: bool) -> Result<ExitCode> {
+    if args.table.format == FormatArg::Sqlite {
+        return Err(zhnovel::Error::Usage(
+            "--format sqlite writes a file: use `zhnovel analyze -o DIR --format sqlite`".into(),
+        )
+        .into());
+    }
     let plan = Plan::new(&args.input, &args.lexicon, Some(&args.table))?;
     let chapters = read_book(&plan, &args.paths)?;
     let bar = progress_bar(chapters.len(), quiet, "entities");

@@ -5,9 +5,11 @@ pub mod convert;
 pub mod discover;
 pub mod entities;
 pub mod eval;
+pub mod kwic;
 pub mod segment;
 pub mod split;
 pub mod train;
+pub mod views;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};

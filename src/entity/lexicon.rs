@@ -35,6 +35,7 @@ const STOPWORDS: &str = include_str!("../../dict/stopwords.txt");
 const ALIASES: &str = include_str!("../../dict/aliases.tsv");
 const CUES: &str = include_str!("../../dict/cues.txt");
 const HONORIFICS: &str = include_str!("../../dict/honorifics.txt");
+const GIVEN_NAME_CHARS: &str = include_str!("../../dict/given_name_chars.tsv");
 
 /// Where a title stands relative to the name it qualifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,6 +148,8 @@ pub struct Lexicon {
     /// Context cues: a word may carry several classes (到: movement before a
     /// place, action after a person).
     pub cues: HashMap<String, Vec<Cue>>,
+    /// How often each character appears in given names (`dict/given_name_chars.tsv`).
+    pub given_name_chars: HashMap<char, u32>,
     /// The user's names (`--names`, tagged `--dict` words): always entities.
     pub user_names: Vec<UserName>,
     /// The user's not-names (`--not-names`): never entities nor aliases.
@@ -189,6 +192,22 @@ impl Lexicon {
         lex.builtin_aliases = lex.aliases.len();
         lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
         lex.honorifics.extend(words(t.honorifics));
+        for (line_no, line) in lines(t.given_name_chars) {
+            let (c, n) = split_tab(line);
+            let mut chars = c.chars();
+            match (chars.next(), chars.next(), n.trim().parse::<u32>()) {
+                (Some(c), None, Ok(n)) => {
+                    lex.given_name_chars.insert(c, n);
+                }
+                _ => {
+                    return Err(dict_error(
+                        Path::new("dict/given_name_chars.tsv"),
+                        line_no,
+                        "expected char<TAB>count",
+                    ))
+                }
+            }
+        }
         Ok(lex)
     }
 
@@ -455,6 +474,7 @@ struct BuiltinTexts {
     aliases: &'static str,
     cues: &'static str,
     honorifics: &'static str,
+    given_name_chars: &'static str,
 }
 
 impl Default for BuiltinTexts {
@@ -471,6 +491,7 @@ impl Default for BuiltinTexts {
             aliases: ALIASES,
             cues: CUES,
             honorifics: HONORIFICS,
+            given_name_chars: GIVEN_NAME_CHARS,
         }
     }
 }

@@ -187,6 +187,8 @@ pub struct Recognizer {
     lex_first: CharLengths,
     /// jieba dictionary look-ups, cached (a word's tag costs a segmentation).
     word_cache: std::sync::Mutex<FxMap<String, WordInfo>>,
+    /// Sum of `lex.given_name_chars`.
+    given_name_total: u64,
     /// The learned scorer of person and place candidates; `None` leaves
     /// the decision to the rules alone.
     model: Option<Model>,
@@ -649,6 +651,12 @@ struct Decided {
 
 impl Recognizer {
     pub fn new(lexicon: Lexicon) -> Recognizer {
+        let lexicon_given_total: u64 = lexicon
+            .given_name_chars
+            .values()
+            .map(|&n| n as u64)
+            .sum::<u64>()
+            .max(1);
         let mut cues: FxMap<String, [u8; CLASSES]> = FxMap::default();
         for (word, list) in &lexicon.cues {
             let e = cues.entry(word.clone()).or_insert([0; CLASSES]);
@@ -790,6 +798,7 @@ impl Recognizer {
             surname_first,
             suffix_first,
             word_cache: Default::default(),
+            given_name_total: lexicon_given_total,
             model: Some(builtin_model()),
         }
     }

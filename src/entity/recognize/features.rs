@@ -16,7 +16,7 @@ use super::{side_entropy, Measured, Recognizer, Stat, Tag, LOCATIVES};
 use crate::entity::corpus::FxMap;
 
 /// The features, in the order `Recognizer::features` computes them.
-pub const FEATURES: [&str; 49] = [
+pub const FEATURES: [&str; 54] = [
     "log_count",
     "len2",
     "len3",
@@ -60,6 +60,11 @@ pub const FEATURES: [&str; 49] = [
     "first_verbish",
     "last_verbish",
     "plain_words_joined",
+    "jieba_log_freq",
+    "generic_suffix",
+    "generic_prefix",
+    "given_name_chars",
+    "given_name_min",
     "rule_person",
     "rule_place",
     "ctx_person_left",
@@ -290,11 +295,49 @@ impl Recognizer {
         f.push(f32::from(self.verbish.contains(&chars[0])));
         f.push(f32::from(self.verbish.contains(&last)));
         f.push(f32::from(self.plain_words_joined(&chars)));
+        f.push(
+            self.word_info(w)
+                .map_or(0.0, |i| (1.0 + i.freq as f32).ln()),
+        );
+        let generic_at = |a: usize, b: usize| {
+            let part: String = chars[a..b].iter().collect();
+            self.is_generic(&part) || self.lex.address.contains(&part)
+        };
+        f.push(f32::from(
+            (1..len.saturating_sub(1)).any(|k| generic_at(k, len)),
+        ));
+        f.push(f32::from((2..len).any(|k| generic_at(0, k))));
+        let given = &chars[sur.map_or(0, |(l, _)| l.min(len - 1))..];
+        let (mean, min) = self.given_name_likeness(given, m);
+        f.push(mean);
+        f.push(min);
         f.push(rule.0 as f32);
         f.push(rule.1 as f32);
         f.extend_from_slice(&c);
         debug_assert_eq!(f.len(), FEATURES.len());
         f
+    }
+
+    /// How much more often the characters of a given name occur in given
+    /// names (`dict/given_name_chars.tsv`) than in this book: mean and
+    /// smallest log ratio over the characters.
+    fn given_name_likeness(&self, given: &[char], m: &Measured) -> (f32, f32) {
+        let names = &self.lex.given_name_chars;
+        let name_total = self.given_name_total as f64;
+        let book_total = m.total_chars.max(1) as f64;
+        let mut sum = 0.0;
+        let mut min = f64::INFINITY;
+        for c in given {
+            let in_names = names.get(c).copied().unwrap_or(0) as f64 + 0.5;
+            let in_book = m.chars.get(c).copied().unwrap_or(0) as f64 + 0.5;
+            let r = (in_names / name_total).ln() - (in_book / book_total).ln();
+            sum += r;
+            min = min.min(r);
+        }
+        if given.is_empty() {
+            return (0.0, 0.0);
+        }
+        ((sum / given.len() as f64) as f32, min as f32)
     }
 
     /// Mean pointwise mutual information of the characters of a string

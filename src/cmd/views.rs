@@ -1,0 +1,113 @@
+//! What `analyze` writes beside a book's tables: the network files
+//! (`--graphml`, `--gexf`, `--graph-all`), report.html (unless
+//! `--no-report`), and the one-line summary on success.
+
+use crate::cli::AnalyzeArgs;
+use anyhow::Result;
+use std::path::Path;
+use zhnovel::analysis::BookTables;
+use zhnovel::output::{write_gexf, write_graphml, write_report, ReportInfo, Sqlite};
+use zhnovel::views::{figures, network, report, Selection};
+
+/// Writes the network files and the report of one book into `dir`.
+pub fn write_views(dir: &Path, args: &AnalyzeArgs, book: &str, t: &BookTables) -> Result<()> {
+    if args.graphml || args.views.gexf {
+        let selection = if args.views.graph_all {
+            Selection::ALL
+        } else {
+            Selection::READABLE
+        };
+        let net = network(
+            &t.entities,
+            &t.cooccurrence,
+            &t.timeline,
+            &t.chapter_pairs,
+            selection,
+        );
+        if args.graphml {
+            write_graphml(dir, &net)?;
+        }
+        if args.views.gexf {
+            write_gexf(dir, &net)?;
+        }
+    }
+    if !args.views.no_report {
+        let title = if book.is_empty() {
+            book_title(args)
+        } else {
+            book.to_string()
+        };
+        let r = report(
+            &title,
+            &t.chapters,
+            &t.entities,
+            &t.cooccurrence,
+            &t.timeline,
+            &t.chapter_pairs,
+        );
+        let info = ReportInfo {
+            command: format!("zhnovel analyze {}", inputs(args)),
+        };
+        write_report(dir, &r, &info)?;
+    }
+    Ok(())
+}
+
+/// A book's name for its report: the file stem or folder name of its one
+/// input, or the inputs' names joined.
+fn book_title(args: &AnalyzeArgs) -> String {
+    let names: Vec<String> = args
+        .paths
+        .iter()
+        .map(|p| {
+            let p = if p.as_os_str() == "." {
+                std::env::current_dir().unwrap_or_else(|_| p.clone())
+            } else {
+                p.clone()
+            };
+            p.file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_else(|| p.display().to_string())
+        })
+        .collect();
+    names.join(" + ")
+}
+
+fn inputs(args: &AnalyzeArgs) -> String {
+    let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(" ")
+}
+
+/// The summary of a book: chapters, characters, entities per type.
+pub fn summary(t: &BookTables) -> String {
+    let f = figures(&t.chapters, &t.entities);
+    let types: Vec<String> = f
+        .entities
+        .iter()
+        .map(|(kind, n)| format!("{n} {kind}"))
+        .collect();
+    format!(
+        "{} chapters, {} characters, {} entities ({})",
+        f.chapters,
+        f.characters,
+        f.entities.iter().map(|e| e.1).sum::<usize>(),
+        types.join(", ")
+    )
+}
+
+/// `--format sqlite`: the book's tables in `dir/zhnovel.sqlite`.
+pub fn write_sqlite(dir: &Path, t: &BookTables) -> Result<()> {
+    let mut db = Sqlite::create(dir)?;
+    db.table("entities", &t.entities)?;
+    db.table("mentions", &t.mentions)?;
+    db.table("cooccurrence", &t.cooccurrence)?;
+    db.table("frequency", &t.frequency)?;
+    db.table("chapters", &t.chapters)?;
+    db.table("timeline", &t.timeline)?;
+    db.table("cooccurrence_chapters", &t.chapter_pairs)?;
+    db.table("quotes", &t.relate.quotes)?;
+    db.table("dialogue", &t.relate.dialogue)?;
+    db.table("relations", &t.relate.relations)?;
+    db.finish()?;
+    Ok(())
+}
