@@ -1,0 +1,619 @@
+//! Judge: the hand-written verdict on one candidate from its statistics:
+//! person, place or lexicon faction (phase 1), army (phase 2). Its scores
+//! are also features of the learned model.
+
+use super::*;
+
+impl Recognizer {
+    /// Whether a stem (the part of a candidate before its suffix) can start
+    /// a name: not a function character (a numeral may start a place:
+    /// 八达岭), not a cue word (距离锦州, 来自锦州, 打居庸关).
+    pub(super) fn stem_ok(&self, stem: &str, numeral_ok: bool) -> bool {
+        let chars: Vec<char> = stem.chars().collect();
+        let Some(&first) = chars.first() else {
+            return false;
+        };
+        if self.is_bnd(first) && !(numeral_ok && self.numerals.contains(&first) && chars.len() > 1)
+        {
+            return false;
+        }
+        if chars.len() >= 2 {
+            for l in 1..chars.len() {
+                let head: String = chars[..l].iter().collect();
+                let cue = self.cues.get(head.as_str());
+                if cue.is_some_and(|c| {
+                    c[class_index(CueClass::Mov)] >= 2
+                        || c[class_index(CueClass::Cmd)] >= 2
+                        || c[class_index(CueClass::Say)] >= 3
+                        || (l >= 2 && c[class_index(CueClass::Act)] >= 2)
+                }) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a string is an ordinary word of two or more characters
+    /// followed by another or by a locative.
+    pub(super) fn plain_words_joined(&self, chars: &[char]) -> bool {
+        let len = chars.len();
+        for cut in 2..len {
+            let head: String = chars[..cut].iter().collect();
+            if !self.is_plain_word(&head) {
+                continue;
+            }
+            let tail: String = chars[cut..].iter().collect();
+            let tail_len = len - cut;
+            // The tail's tag is not trusted (丘陵 is tagged a person name).
+            if (tail_len == 1 && LOCATIVES.contains(chars[cut]))
+                || (tail_len >= 2
+                    && !self.lex.places.contains(&tail)
+                    && self.is_frequent_word(&tail, 100))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A common word in jieba's dictionary whose tag is not a name tag.
+    pub(super) fn is_plain_word(&self, w: &str) -> bool {
+        self.tag_of(w) == Some(Tag::Other)
+    }
+
+    /// Phase 1: decides one candidate string as a person, place or
+    /// lexicon faction.
+    pub(super) fn judge(&self, w: &str, st: &Stat) -> Option<Decided> {
+        let chars: Vec<char> = w.chars().collect();
+        let len = chars.len();
+        if len < 2 || self.is_generic(w) {
+            return None;
+        }
+        if self.lex.factions.contains(w) {
+            // Multi-character factions; single-character ones come in add_factions.
+            if w.ends_with('人') || st.lbad + st.rbad >= st.count {
+                return None;
+            }
+            return Some(decided(w, EntityType::Faction, 0.9, &["lex"], st));
+        }
+        if self.lex.places.contains(w) {
+            return Some(decided(w, EntityType::Place, 0.9, &["lex"], st));
+        }
+        // An army word is decided in phase 2, never as a person or place
+        // (but 郭药师 ends with 师, a weak army suffix).
+        if self
+            .army_suffix(w)
+            .is_some_and(|(l, weight)| weight >= 3 || l >= 2)
+        {
+            return None;
+        }
+        // Boundaries: most occurrences must not cut a common word.
+        if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
+            return None;
+        }
+        // Always the same neighbour on one side: a piece of a longer word (山间通|道).
+        if st.count >= 3
+            && ((st.rdistinct == 1 && st.rpunct == 0) || (st.ldistinct == 1 && st.lpunct == 0))
+        {
+            return None;
+        }
+        // Two ordinary words side by side (山谷入口, 两侧山崖), or one and a
+        // locative (山谷中).
+        if self.plain_words_joined(&chars) {
+            return None;
+        }
+        let person = self.person_score(w, &chars, st);
+        let place = self.place_score(w, &chars, st);
+        match (person, place) {
+            (Some(p), Some(l)) => Some(if p.score >= l.score { p } else { l }),
+            (p, l) => p.or(l),
+        }
+    }
+
+    /// Distinct neighbours on the left and on the right (a run edge is one).
+    pub(super) fn diversity(&self, st: &Stat) -> (usize, usize) {
+        let lp = usize::from(st.lpunct > 0);
+        let rp = usize::from(st.rpunct > 0);
+        (st.ldistinct as usize + lp, st.rdistinct as usize + rp)
+    }
+
+    /// Phase 2: an army name (faction, place, direction, X家 or a repeated
+    /// unknown stem + army suffix).
+    pub(super) fn judge_army(
+        &self,
+        w: &str,
+        st: &Stat,
+        m: &Measured,
+        places: &HashSet<&str>,
+    ) -> Option<Decided> {
+        if self.is_generic(w) {
+            return None;
+        }
+        let chars: Vec<char> = w.chars().collect();
+        let (slen, weight) = self.army_suffix(w)?;
+        let stem: String = chars[..chars.len() - slen].iter().collect();
+        let suffix: String = chars[chars.len() - slen..].iter().collect();
+        let stem_len = stem.chars().count();
+        if self.is_generic(&stem) || self.lex.army_suffixes.contains_key(&stem) {
+            return None;
+        }
+        // 神武军骑兵 is 神武军's cavalry, not another army.
+        if self.army_suffix(&stem).is_some() {
+            return None;
+        }
+        if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
+            return None;
+        }
+        // 著士兵, 上京师: the stem's last character and the suffix make an
+        // ordinary word (士兵, 京师), so the suffix is not one here.
+        let seam: String = [chars[stem_len - 1], chars[stem_len]].iter().collect();
+        if stem_len >= 2 && self.is_plain_word(&seam) && !self.lex.army_suffixes.contains_key(&seam)
+        {
+            return None;
+        }
+        if !self.stem_ok(&stem, false) || stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+            return None;
+        }
+        // 远恶军|州: always the same neighbour, a piece of a longer word.
+        if st.count >= 3
+            && ((st.rdistinct == 1 && st.rpunct == 0) || (st.ldistinct == 1 && st.lpunct == 0))
+        {
+            return None;
+        }
+        let mut evidence = vec!["army"];
+        // 秦军, 宋军; but not 韩先锋 (a surname and a title) nor 点清军马
+        // (清 glued into the word 点清).
+        // 宋营, 金营: a one-character faction's camp, said again and again,
+        // is its army.
+        let faction = self.is_faction_stem(&stem)
+            && (stem_len > 1
+                || ((weight >= 3 || (suffix == "营" && st.count >= 3)) && st.lword < st.count));
+        let place = self.lex.places.contains(&stem) || places.contains(stem.as_str());
+        let score = if faction {
+            evidence.push("lex");
+            0.85
+        } else if place && weight >= 2 {
+            evidence.push(if self.lex.places.contains(&stem) {
+                "lex"
+            } else {
+                "sfx"
+            });
+            0.8
+        } else if weight < 2 {
+            return None;
+        } else if stem_len == 1 && "东南西北".contains(stem.as_str()) && suffix == "军" {
+            0.6
+        } else if stem_len == 2
+            && stem.ends_with('家')
+            && self
+                .lex
+                .surnames
+                .contains_key(&stem[..stem.len() - '家'.len_utf8()])
+        {
+            // 岳家军
+            evidence.push("sur");
+            0.75
+        } else if stem_len == 2
+            && weight >= 3
+            && st.count >= 3
+            && self.stem_ok(&stem, false)
+            && !self.is_plain_word(&stem)
+            && !self.is_plain_word(w)
+            && !chars[..2].iter().any(|c| self.is_bnd(*c))
+            && m.count(&stem) <= st.count + st.count / 2
+        {
+            // An unknown stem that hardly occurs without the suffix (神武军).
+            evidence.push("stat");
+            0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)
+        } else {
+            return None;
+        };
+        Some(decided(w, EntityType::Army, score, &evidence, st))
+    }
+
+    pub(super) fn person_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+        let len = chars.len();
+        // 阮小二, 武大: a birth-order given name may hold a numeral.
+        let birth_order_at = |k: usize| {
+            k >= 1 && matches!(chars[k - 1], '小' | '大') && self.numerals.contains(&chars[k])
+        };
+        if len > 4
+            || (1..len)
+                .any(|k| self.not_given.contains(&chars[k]) && !(k == len - 1 && birth_order_at(k)))
+        {
+            return None;
+        }
+        // 明日早, 方才走: a common word made by the surname and the next
+        // character, then one more character.
+        if len >= 3
+            && self.tag_of(w) != Some(Tag::Person)
+            && self.surname(chars, w).is_some_and(|(sl, _)| sl == 1)
+        {
+            let head: String = chars[..2].iter().collect();
+            if self.is_plain_word(&head) && self.is_frequent_word(&head, 100) {
+                return None;
+            }
+        }
+        // 慕容 alone is a surname, not a name.
+        if self.lex.places.contains(w)
+            || self.lex.factions.contains(w)
+            || self.surnames.contains_key(w)
+        {
+            return None;
+        }
+        let mut evidence: Vec<&'static str> = Vec::new();
+        let n = st.count;
+        let cues = st.person_cues();
+        let (ld, rd) = self.diversity(st);
+        let mut score = 0.0;
+        let emperor = chars[len - 1] == '帝' && (2..=3).contains(&len);
+        let sur = self
+            .surname(chars, w)
+            .filter(|&(sl, _)| (1..=2).contains(&(len - sl)));
+        if emperor {
+            // 天祚帝: a reign or temple name + 帝, said more than once.
+            let stem: String = chars[..len - 1].iter().collect();
+            if n < 2
+                || !self.stem_ok(&stem, false)
+                || self.is_plain_word(w)
+                || self.is_plain_word(&stem)
+                || self.is_generic(&stem)
+            {
+                return None;
+            }
+            score += 0.35;
+            evidence.push("ttl");
+        } else if let Some((sl, sw)) = sur {
+            let given: String = chars[sl..].iter().collect();
+            let gchars = &chars[sl..];
+            // 阮小二, 武大: birth-order names are names although 小二 is a word.
+            let birth_order = gchars.len() == 2
+                && matches!(gchars[0], '小' | '大')
+                && self.numerals.contains(&gchars[1]);
+            // 阮小 (of 阮小二): an order prefix alone is no given name.
+            if gchars.len() == 1 && "小大老阿".contains(gchars[0]) {
+                return None;
+            }
+            // 钱来, 尹见, 戴宗先: a name does not end with a verb or an adverb.
+            if self.name_end_bad.contains(&gchars[gchars.len() - 1]) {
+                return None;
+            }
+            // 孔目禀, 王观察: a title is no name.
+            if (2..=len.min(4)).any(|k| {
+                let head: String = chars[..k].iter().collect();
+                self.titles.contains_key(&head)
+            }) || self.titles.contains_key(&given)
+            {
+                return None;
+            }
+            if !birth_order
+                && (self.lex.address.contains(&given) || self.lex.titles.contains_key(&given))
+            {
+                return None;
+            }
+            // 高太尉, 宋太公: surname + title is a form of address, not a name.
+            if (1..=gchars.len()).any(|k| {
+                let head: String = gchars[..k].iter().collect();
+                self.titles.get(&head).is_some_and(|p| p.after_name())
+            }) {
+                return None;
+            }
+            // 银一两, 公孙二: a count is no given name (a birth order is).
+            if !birth_order && gchars.iter().all(|c| self.numerals.contains(c)) {
+                return None;
+            }
+            // 西门大|官人: the name ends inside a title that follows it.
+            if st.rtitle_cut * 2 > n {
+                return None;
+            }
+            // 祝家庄, 李家店: X家 + anything is a family's place or army.
+            if gchars[0] == '家' {
+                return None;
+            }
+            // 江湖上, 林子里: a name does not end with a locative.
+            if "上下里内外前后边旁头间".contains(gchars[gchars.len() - 1]) {
+                return None;
+            }
+            // 那妇人, 都来, 何人: a surname that is also a function character
+            // needs a given name that is no word and cues.
+            if self.is_bnd(chars[0])
+                && (cues == 0 || self.vocab.has_word(&given) || self.is_generic(&given))
+            {
+                return None;
+            }
+            // A surname that is also a common character (有, 来, 双, 后)
+            // needs repeated, cued mentions.
+            if sw <= 1
+                && (cues < 3
+                    || n < 3
+                    || (cues as f64) < 0.1 * n as f64
+                    || self.verbish.contains(&gchars[gchars.len() - 1]))
+            {
+                return None;
+            }
+            // A surname that is also a function character (有, 何, 于): the
+            // name must be met in many different places (not 有分教).
+            if self.is_bnd(chars[0]) && (ld < 4 || rd < 4 || (cues as f64) < 0.2 * n as f64) {
+                return None;
+            }
+            // 石碣村, 山寨中: a given name holds no settlement word (but 定国 may).
+            if gchars.iter().any(|c| "州府县郡城寨堡村庄镇".contains(*c)) {
+                return None;
+            }
+            score += [0.0, 0.15, 0.3, 0.35][sw as usize];
+            evidence.push("sur");
+        } else {
+            // No surname: only strong, repeated evidence, varied
+            // neighbours, and no word inside (汉慌忙).
+            if n < 3 || (cues as f64) < 0.4 * n as f64 || cues < 3 || ld < 3 || rd < 3 {
+                return None;
+            }
+            if self.vocab.has_word(w) || chars.iter().any(|c| self.is_bnd(*c)) {
+                return None;
+            }
+            // 来寻, 看罢, 冈子, 上厅: no verb, suffix or locative at an edge.
+            let edge_bad = |c: char| {
+                self.verbish.contains(&c)
+                    || LOCATIVES.contains(c)
+                    || self
+                        .lex
+                        .place_suffixes
+                        .get(&c.to_string())
+                        .is_some_and(|p| p.weight >= 2)
+            };
+            if edge_bad(chars[0]) || edge_bad(chars[len - 1]) {
+                return None;
+            }
+            for a in 0..len {
+                for b in a + 2..=len {
+                    let part: String = chars[a..b].iter().collect();
+                    if self.is_plain_word(&part) {
+                        return None;
+                    }
+                }
+            }
+            evidence.push("stat");
+        }
+        // 那汉, 这厮, 一个妇人: a noun after a demonstrative or classifier.
+        if st.ldem as f64 > 0.3 * n as f64 {
+            return None;
+        }
+        if self.tag_of(w).is_some_and(|t| t != Tag::Person) {
+            return None;
+        }
+        // Said once: only a strong cue will do (马扩也领着, 刘延庆兵马), and
+        // not an ordinary word for a given name (谢|下楼, 戴|一顶).
+        if n == 1 && st.strong == 0 && !emperor {
+            return None;
+        }
+        if n <= 2
+            && sur.is_some_and(|(sl, _)| sl == 1 && len == 3)
+            && self.tag_of(w) != Some(Tag::Person)
+        {
+            let given: String = chars[1..].iter().collect();
+            if self.is_plain_word(&given) && self.is_frequent_word(&given, 100) {
+                return None;
+            }
+        }
+        score += 0.35 * (cues as f64 / 2.0).min(1.0);
+        score += 0.15 * ((n as f64 - 1.0) / 3.0).min(1.0);
+        if st.nam > 0 {
+            score += 0.1;
+        }
+        if n >= 2 && ld >= 2 && rd >= 2 {
+            score += 0.1;
+            if ld as u32 >= n.min(4) && rd as u32 >= n.min(4) {
+                score += 0.05;
+            }
+            evidence.push("stat");
+        }
+        // Place cues (more than a stray one) speak against a person.
+        score -= 0.5 * (st.place_cues().saturating_sub(1) as f64 / n as f64).min(1.0);
+        for (code, v) in [
+            ("say", st.say),
+            ("act", st.act),
+            ("cmd", st.cmd),
+            ("ttl", st.title),
+        ] {
+            if v > 0 {
+                evidence.push(code);
+            }
+        }
+        let threshold = if sur.is_some() || emperor { 0.5 } else { 0.55 };
+        (score + 1e-9 >= threshold).then(|| decided(w, EntityType::Person, score, &evidence, st))
+    }
+
+    pub(super) fn place_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+        let len = chars.len();
+        if len > 5 {
+            return None;
+        }
+        let n = st.count;
+        let mut evidence: Vec<&'static str> = Vec::new();
+        let mut score = 0.0;
+        if let Some((slen, class, weight)) = self.place_suffix(w) {
+            let stem: String = chars[..len - slen].iter().collect();
+            let stem_chars = len - slen;
+            if self.is_generic(&stem)
+                || stem.chars().all(|c| self.numerals.contains(&c))
+                || !self.stem_ok(&stem, true)
+            {
+                return None;
+            }
+            // 润州|海阳城: a stem does not start with a strong admin suffix.
+            if stem_chars >= 2
+                && self
+                    .lex
+                    .place_suffixes
+                    .get(&chars[0].to_string())
+                    .is_some_and(|p| p.class == PlaceClass::Admin && p.weight >= 3)
+            {
+                return None;
+            }
+            // X + a word that ends in the suffix character (山地丘陵, 两侧山崖).
+            if stem_chars >= 2 {
+                let last: String = chars[stem_chars - 1..stem_chars + 1].iter().collect();
+                // (孤山口 is fine: 孤山 is a unit of its own.)
+                let stem_is_word = self.vocab.has_word(&stem) || self.lex.places.contains(&stem);
+                if !stem_is_word && (self.is_plain_word(&last) || self.is_generic(&last)) {
+                    return None;
+                }
+            }
+            // 贵县, 敝庄, 本寨: a polite or deictic word, not a stem.
+            if stem_chars == 1 && "贵敝本该此其我你他尊寒".contains(chars[0]) {
+                return None;
+            }
+            // 燕山|山脚: a suffix does not follow itself.
+            if chars[stem_chars - 1] == chars[stem_chars] {
+                return None;
+            }
+            // 伤一个寨: no function character inside a stem; 直去县, 奔城,
+            // 柴上城: no verb, and no locative after the first character,
+            // unless the stem is a known word (上京, 东平).
+            if stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+                return None;
+            }
+            let stem_known = self.lex.places.contains(&stem)
+                || matches!(
+                    self.tag_of(&stem),
+                    Some(Tag::Place | Tag::Person | Tag::Proper)
+                );
+            if !stem_known
+                && stem.chars().enumerate().any(|(k, c)| {
+                    self.verbish.contains(&c) && !self.numerals.contains(&c)
+                        || (k > 0 && LOCATIVES.contains(c))
+                })
+            {
+                return None;
+            }
+            // 刘知寨: the suffix ends a title, not a place name.
+            let seam: String = chars[stem_chars - 1..].iter().collect();
+            if stem_chars >= 1 && self.titles.contains_key(&seam) {
+                return None;
+            }
+            let known_stem = self.lex.places.contains(&stem);
+            // 点|起山寨: every mention starts inside a word with the character
+            // before it, and no cue says otherwise.
+            if !known_stem && st.lword == n && st.mov + st.nam + st.lpunct == 0 {
+                return None;
+            }
+            // 军汉寨: an ordinary word + suffix, said once, is too weak.
+            if !known_stem && n == 1 && stem_chars >= 2 && self.is_plain_word(&stem) {
+                return None;
+            }
+            if known_stem && stem_chars >= 2 {
+                // A known place + suffix: its town, pass or circuit (上京道).
+                score += 0.6;
+                evidence.push("lex");
+            } else if weight <= 1 && class == PlaceClass::Admin {
+                // 道, 路, 里, 所 …: too ambiguous without a known stem.
+                return None;
+            } else {
+                let strong_admin = class == PlaceClass::Admin && weight >= 3;
+                score += match (strong_admin, weight) {
+                    (true, _) if stem_chars == 2 => 0.45,
+                    (true, _) => 0.4,
+                    (false, 3) => 0.3,
+                    (false, 2) => 0.25,
+                    _ => 0.1,
+                };
+            }
+            if stem_chars == 1
+                && (self.not_given.contains(&chars[0]) || LOCATIVES.contains(chars[0]))
+            {
+                // 去县, 到州: a verb is no stem.
+                return None;
+            }
+            if stem_chars == 1 {
+                // 山谷, 京城, 小河: a one-character stem that makes a common word.
+                // A dictionary place name is fine (锦州, and 燕山 when movement
+                // cues say so), unless its stem is itself a suffix (山口, 京城).
+                let ns = self.tag_of(w) == Some(Tag::Place)
+                    && !self.lex.place_suffixes.contains_key(&stem)
+                    && (class == PlaceClass::Admin && weight >= 3 || st.place_cues() >= 2);
+                if self.vocab.has_word(w) && !ns {
+                    return None;
+                }
+            } else if self.is_plain_word(w) {
+                return None;
+            }
+            evidence.push("sfx");
+            if stem_chars >= 2 && st.lbad == 0 && st.rbad == 0 && n >= 2 {
+                score += 0.1;
+            }
+            // A suffix and movement cues on a good share of the mentions:
+            // a place even if people act there (梁山泊人马).
+            if st.place_cues() as f64 >= 0.15 * n as f64 && n >= 3 {
+                score += 0.1;
+            }
+        } else {
+            // No suffix: movement and location cues only.
+            let tag = self.tag_of(w);
+            let strong = st.place_cues() >= 2 && n >= 2 && tag.is_none_or(|t| t == Tag::Place);
+            let clause =
+                st.mov_clause >= 1 && tag.is_some_and(|t| matches!(t, Tag::Place | Tag::Proper));
+            if !(strong || clause) {
+                return None;
+            }
+            if len > 4
+                || chars.iter().any(|c| self.is_bnd(*c))
+                || self.verbish.contains(&chars[0])
+                || self.verbish.contains(&chars[len - 1])
+                || self.cue(&chars[0].to_string(), CueClass::Adv) > 0
+                || !self.stem_ok(w, false)
+                || (0..len - 1).any(|a| {
+                    (a + 2..=len).any(|b| {
+                        let part: String = chars[a..b].iter().collect();
+                        self.lex.address.contains(&part)
+                    })
+                })
+            {
+                return None;
+            }
+            // 厅上, 寨中: not a locative at the end; 冈子: not a suffix at the start.
+            if LOCATIVES.contains(chars[len - 1])
+                || self
+                    .lex
+                    .place_suffixes
+                    .get(&chars[0].to_string())
+                    .is_some_and(|p| p.weight >= 2)
+            {
+                return None;
+            }
+            if self.surname(chars, w).is_some() && st.person_cues() > 0 {
+                return None;
+            }
+            // Cue-only places need cues on a good share of their mentions.
+            if !clause && (st.place_cues() as f64) < 0.3 * n as f64 {
+                return None;
+            }
+            evidence.push("stat");
+            score += if clause { 0.25 } else { 0.15 };
+        }
+        let cues = st.place_cues();
+        if st.nam > 0 {
+            score += 0.1;
+        }
+        score += 0.3 * (cues as f64 / 2.0).min(1.0);
+        if st.mov_clause > 0 {
+            score += 0.1;
+        }
+        score += 0.1 * ((n as f64 - 1.0) / 3.0).min(1.0);
+        let (ld, rd) = self.diversity(st);
+        if n >= 2 && ld >= 2 && rd >= 2 {
+            score += 0.1;
+        }
+        if len >= 3 && self.tag_of(w) == Some(Tag::Place) {
+            score += 0.15;
+        }
+        score -= 0.2 * (st.person_cues() as f64 / n as f64).min(1.0);
+        if st.mov > 0 {
+            evidence.push("mov");
+        }
+        if st.loc > 0 {
+            evidence.push("loc");
+        }
+        (score + 1e-9 >= 0.45).then(|| decided(w, EntityType::Place, score, &evidence, st))
+    }
+}

@@ -1,0 +1,651 @@
+//! Resolve: decisions that look at several candidates at once: nested names,
+//! names straddling a stronger one, coordination, armies merged by stem, and
+//! one-character factions from army stems and polity contexts.
+
+use super::*;
+
+impl Recognizer {
+    /// Resolves accepted names that contain one another:
+    /// - the shorter one lives (almost) only inside the longer: it goes
+    ///   (耶律挞 inside 耶律挞烈, 德州 inside 安德州);
+    /// - the longer one is the shorter plus context (距离锦州, 秦军掩): it
+    ///   goes, unless it is the shorter plus a suffix (海阳 → 海阳城: one
+    ///   place, merged as an alias).
+    pub(super) fn resolve_nested(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let mut keep = vec![true; decided.len()];
+        let mut order: Vec<usize> = (0..decided.len()).collect();
+        order.sort_by(|&a, &b| {
+            decided[b]
+                .name
+                .chars()
+                .count()
+                .cmp(&decided[a].name.chars().count())
+                .then(a.cmp(&b))
+        });
+        // Which names hold which (one automaton over all names instead of
+        // comparing every pair).
+        let (containers, contained) = containment(&decided);
+        let mut position = vec![0; decided.len()];
+        for (x, &i) in order.iter().enumerate() {
+            position[i] = x;
+        }
+        // Which place + next name (润州海阳城) the book has, for the suffix
+        // rule below: looked up in one scan.
+        let mut joined: BTreeSet<String> = BTreeSet::new();
+        for (bi, b) in decided.iter().enumerate() {
+            for &ai in &contained[bi] {
+                let a = &decided[ai];
+                if a.kind != EntityType::Place
+                    || b.kind != EntityType::Place
+                    || !b.name.starts_with(a.name.as_str())
+                {
+                    continue;
+                }
+                let rest = &b.name[a.name.len()..];
+                for c in decided.iter() {
+                    if c.name.len() > rest.len() && c.name.starts_with(rest) {
+                        joined.insert(format!("{}{}", a.name, c.name));
+                    }
+                }
+            }
+        }
+        let in_book = occurring(joined, runs);
+        let mut alias_into: Vec<(usize, usize, bool)> = Vec::new();
+        for (x, &bi) in order.iter().enumerate() {
+            let mut inner: Vec<usize> = contained[bi]
+                .iter()
+                .copied()
+                .filter(|&ai| position[ai] > x)
+                .collect();
+            inner.sort_by_key(|&ai| position[ai]);
+            for ai in inner {
+                let (a, b) = (&decided[ai], &decided[bi]);
+                if !keep[ai] || !keep[bi] || a.name.len() >= b.name.len() {
+                    continue;
+                }
+                if a.kind == EntityType::Faction || b.kind == EntityType::Faction {
+                    continue;
+                }
+                // Mentions of A outside every accepted name that contains it.
+                let inside: u32 = containers[ai]
+                    .iter()
+                    .filter(|&&k| keep[k])
+                    .map(|&k| decided[k].count)
+                    .sum();
+                let outside = a.count as f64 - inside.max(b.count) as f64;
+                let suffixed = b.name.starts_with(a.name.as_str()) && {
+                    let rest = &b.name[a.name.len()..];
+                    self.lex.place_suffixes.contains_key(rest)
+                        || self.lex.army_suffixes.contains_key(rest)
+                };
+                // 智深 and 鲁智深: a given name used alone is the person.
+                // (Not 付林冲: 林冲 has a surname of its own, so 付 is context.)
+                let surname_plus = a.kind == EntityType::Person
+                    && b.kind == EntityType::Person
+                    && !a.evidence.contains("sur")
+                    && b.name.ends_with(a.name.as_str())
+                    && self
+                        .surnames
+                        .contains_key(&b.name[..b.name.len() - a.name.len()]);
+                if outside <= 0.25 * a.count as f64 {
+                    keep[ai] = false;
+                } else if surname_plus {
+                    alias_into.push((ai, bi, true));
+                } else if suffixed && a.kind == EntityType::Place && b.kind == EntityType::Place {
+                    // 润州 + 海 is no place when 海阳城 is: the "suffix" is
+                    // the head of the next name (润州海阳城).
+                    let rest = &b.name[a.name.len()..];
+                    let straddles = decided.iter().enumerate().any(|(k, c)| {
+                        keep[k]
+                            && k != bi
+                            && c.name.len() > rest.len()
+                            && c.name.starts_with(rest)
+                            && {
+                                let joined = format!("{}{}", a.name, c.name);
+                                in_book.contains(&joined)
+                            }
+                    });
+                    if straddles {
+                        keep[bi] = false;
+                    } else {
+                        alias_into.push((ai, bi, false));
+                    }
+                } else if !suffixed && (b.count as f64) < 0.34 * a.count as f64 {
+                    // 距离锦州: the shorter name plus context, said rarely.
+                    keep[bi] = false;
+                }
+            }
+        }
+        let mut decided = decided;
+        for (ai, bi, longer_heads) in alias_into {
+            if keep[ai] && keep[bi] {
+                let (big, small) = if !longer_heads && decided[ai].count > decided[bi].count {
+                    (ai, bi)
+                } else {
+                    (bi, ai)
+                };
+                let name = decided[small].name.clone();
+                let ev: Vec<&'static str> = decided[small].evidence.iter().copied().collect();
+                decided[big].aliases.insert(name);
+                decided[big].evidence.extend(ev);
+                decided[big].evidence.insert("alias");
+                keep[small] = false;
+            }
+        }
+        decided
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(d, k)| k.then_some(d))
+            .collect()
+    }
+
+    /// Drops names every occurrence of which straddles a stronger name
+    /// (住山 in 守住山海关: 山海关 is stronger). Stronger: from the lexicon,
+    /// or more frequent, or a better score.
+    pub(super) fn drop_overlapped(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        if decided.is_empty() {
+            return decided;
+        }
+        let ac = aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(decided.iter().map(|d| d.name.as_str()))
+            .expect("an automaton over the decided names builds");
+        // Two matches overlap only if their starts are less than the
+        // longest name apart: each match looks at that window only, so the
+        // cost is linear in the run (a long unpunctuated run is no longer
+        // quadratic).
+        let longest = decided.iter().map(|d| d.name.len()).max().unwrap_or(0);
+        let listed =
+            |d: &Decided| self.lex.places.contains(&d.name) || self.lex.factions.contains(&d.name);
+        let strength = |d: &Decided| (listed(d), d.count, (d.score * 1000.0) as i64);
+        // Counted per slice of the book in parallel, then added up.
+        let (straddled, seen) = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut straddled = vec![0u32; decided.len()];
+                let mut seen = vec![0u32; decided.len()];
+                for run in part.iter() {
+                    let mut ms: Vec<(usize, usize, usize)> = ac
+                        .find_overlapping_iter(run.text)
+                        .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                        .collect();
+                    ms.sort_unstable();
+                    for &(s1, e1, p1) in &ms {
+                        seen[p1] += 1;
+                        let from = ms.partition_point(|m| m.0 + longest <= s1);
+                        let to = ms.partition_point(|m| m.0 < e1);
+                        let crossed = ms[from..to].iter().any(|&(s2, e2, p2)| {
+                            p2 != p1
+                                && ((s2 < s1 && e2 > s1 && e2 < e1)
+                                    || (s2 > s1 && s2 < e1 && e2 > e1))
+                                && strength(&decided[p2]) > strength(&decided[p1])
+                        });
+                        if crossed {
+                            straddled[p1] += 1;
+                        }
+                    }
+                }
+                (straddled, seen)
+            })
+            .reduce(
+                || (vec![0; decided.len()], vec![0; decided.len()]),
+                |(mut s1, mut n1), (s2, n2)| {
+                    for (a, b) in s1.iter_mut().zip(s2) {
+                        *a += b;
+                    }
+                    for (a, b) in n1.iter_mut().zip(n2) {
+                        *a += b;
+                    }
+                    (s1, n1)
+                },
+            );
+        decided
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| seen[*i] == 0 || straddled[*i] < seen[*i])
+            .map(|(_, d)| d)
+            .collect()
+    }
+
+    /// Coordination: in 润州或者迁州 and 乙室拔业兵马、刘延庆兵马, a string
+    /// coordinated with an accepted entity, on the same footing (same
+    /// following word or both whole items of a list), shares its type.
+    pub(super) fn add_coordinated(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        const CONJ: [&str; 8] = ["或者", "乃至", "甚至", "以及", "与", "和", "及", "或"];
+        let known: BTreeMap<&str, EntityType> = decided
+            .iter()
+            .filter(|d| matches!(d.kind, EntityType::Person | EntityType::Place))
+            .map(|d| (d.name.as_str(), d.kind))
+            .collect();
+        let known_list: Vec<(&str, EntityType)> = known.iter().map(|(w, k)| (*w, *k)).collect();
+        let Ok(known_ac) = aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(known_list.iter().map(|k| k.0))
+        else {
+            return decided;
+        };
+        // `tailed`: the items share a following word (X兵马、Y兵马), which
+        // vouches for the boundary; otherwise a person needs a surname.
+        let consider = |w: &str,
+                        kind: EntityType,
+                        tailed: bool,
+                        found: &mut BTreeMap<String, (EntityType, u32)>| {
+            if known.contains_key(w) || self.is_generic(w) {
+                return;
+            }
+            // 宋清立 holds the known 宋清: a misread boundary, not a new name.
+            if known.keys().any(|k| w.contains(k) || k.contains(w)) {
+                return;
+            }
+            let chars: Vec<char> = w.chars().collect();
+            if !(2..=4).contains(&chars.len())
+                || chars
+                    .iter()
+                    .any(|c| self.is_bnd(*c) || self.not_given.contains(c))
+                || self.vocab.has_word(w)
+                || self.army_suffix(w).is_some()
+            {
+                return;
+            }
+            let ok = match kind {
+                EntityType::Place => self.place_suffix(w).is_some_and(|(l, _, _)| {
+                    let stem: String = chars[..chars.len() - l].iter().collect();
+                    self.stem_ok(&stem, true)
+                }),
+                _ => {
+                    self.stem_ok(w, false)
+                        && (tailed
+                            || self.surname(&chars, w).is_some_and(|(sl, sw)| {
+                                sw >= 2 && (1..=2).contains(&(chars.len() - sl))
+                            }))
+                }
+            };
+            if ok {
+                found.entry(w.to_string()).or_insert((kind, 0)).1 += 1;
+            }
+        };
+        // Slices of the book in parallel; their finds are merged in book
+        // order (the first type found for a string is kept).
+        let parts: Vec<BTreeMap<String, (EntityType, u32)>> = runs
+            .slice_ranges()
+            .par_iter()
+            .map(|range| {
+                let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
+                for ri in range.clone() {
+                    let run = &runs[ri];
+                    let n = run.len();
+                    // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
+                    // cue or a place suffix match.
+                    for m in known_ac.find_iter(run.text) {
+                        let (name, kind) = known_list[m.pattern().as_usize()];
+                        let Ok(ci) = run.off.binary_search(&(m.end() as u32)) else {
+                            continue;
+                        };
+                        for conj in CONJ {
+                            let cl = conj.chars().count();
+                            if ci + cl >= n || run.sub(ci, ci + cl) != conj {
+                                continue;
+                            }
+                            let s = ci + cl;
+                            let name_len = name.chars().count();
+                            for l in [name_len, name_len + 1, name_len.saturating_sub(1)] {
+                                if l < 2 || s + l > n {
+                                    continue;
+                                }
+                                let w = run.sub(s, s + l);
+                                // The same kind of word: a place with the same class of suffix.
+                                let same_shape = match kind {
+                                    EntityType::Place => {
+                                        self.place_suffix(w).map(|x| x.1)
+                                            == self.place_suffix(name).map(|x| x.1)
+                                    }
+                                    _ => true,
+                                };
+                                let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
+                                    let next = run.sub(s + l, (s + l + 2).min(n));
+                                    self.vocab.has_word(next)
+                                        || self.cue(run.sub(s + l, s + l + 1), CueClass::Act) > 0
+                                };
+                                if same_shape && clean_end {
+                                    consider(w, kind, false, &mut found);
+                                }
+                            }
+                        }
+                    }
+                    // Lists: runs joined by 、 whose items end the same way (X兵马、Y兵马).
+                    if run.after == '、' && ri + 1 < runs.len() {
+                        let mut items = vec![ri];
+                        let mut k = ri;
+                        while k + 1 < runs.len()
+                            && runs[k].after == '、'
+                            && runs[k + 1].chapter == run.chapter
+                        {
+                            k += 1;
+                            items.push(k);
+                        }
+                        if ri > 0 && runs[ri - 1].after == '、' {
+                            continue; // handled from the list's first item
+                        }
+                        // Common tail of the items (兵马).
+                        let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
+                        for tail_len in [2usize, 0] {
+                            let mut typed: Option<EntityType> = None;
+                            let mut cands: Vec<&str> = Vec::new();
+                            let mut agree = true;
+                            for (idx, t) in tails.iter().enumerate() {
+                                let r = &runs[items[idx]];
+                                let rn = r.len();
+                                if rn <= tail_len {
+                                    agree = false;
+                                    break;
+                                }
+                                if tail_len > 0
+                                    && idx + 1 < tails.len()
+                                    && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0)
+                                {
+                                    // tail compared below
+                                }
+                                let _ = t;
+                                // The item is the whole run (minus the tail); for the last item, a known
+                                // name at its start followed by the same tail.
+                                let body = if idx + 1 < tails.len() || tail_len == 0 {
+                                    if tail_len > 0
+                                        && r.sub(rn - tail_len, rn)
+                                            != runs[items[0]].sub(
+                                                runs[items[0]].len() - tail_len,
+                                                runs[items[0]].len(),
+                                            )
+                                    {
+                                        agree = false;
+                                        break;
+                                    }
+                                    r.sub(0, rn - tail_len)
+                                } else {
+                                    let first_tail = runs[items[0]]
+                                        .sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
+                                    match r.text.find(first_tail) {
+                                        Some(p) if p > 0 => &r.text[..p],
+                                        _ => {
+                                            agree = false;
+                                            break;
+                                        }
+                                    }
+                                };
+                                if let Some(&kind) = known.get(body) {
+                                    if typed.is_some_and(|t| t != kind) {
+                                        agree = false;
+                                        break;
+                                    }
+                                    typed = Some(kind);
+                                } else {
+                                    cands.push(body);
+                                }
+                            }
+                            if !agree {
+                                continue;
+                            }
+                            if let Some(kind) = typed {
+                                let known_items = items.len() - cands.len();
+                                if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
+                                    for c in cands {
+                                        consider(c, kind, tail_len > 0, &mut found);
+                                    }
+                                }
+                            }
+                            break;
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
+        let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
+        for part in parts {
+            for (w, (kind, count)) in part {
+                found.entry(w).or_insert((kind, 0)).1 += count;
+            }
+        }
+        for (w, (kind, count)) in found {
+            let st = m.stat(&w).cloned().unwrap_or(Stat {
+                count,
+                ..Stat::default()
+            });
+            let mut d = decided_owned(w, kind, 0.55, &["coord"], st.count.max(count));
+            if kind == EntityType::Person
+                && self
+                    .surname(&d.name.chars().collect::<Vec<_>>(), &d.name)
+                    .is_some()
+            {
+                d.evidence.insert("sur");
+            }
+            decided.push(d);
+        }
+        decided
+    }
+
+    /// Armies with the same stem are one army (契丹兵, 契丹骑兵, 契丹军);
+    /// the most frequent form names it.
+    pub(super) fn merge_armies(&self, decided: Vec<Decided>) -> Vec<Decided> {
+        let mut groups: BTreeMap<String, Vec<Decided>> = BTreeMap::new();
+        for d in decided {
+            let stem = match self.army_suffix(&d.name) {
+                Some((l, _)) => d.name.chars().take(d.name.chars().count() - l).collect(),
+                None => d.name.clone(),
+            };
+            // 契丹骑兵 and 契丹败兵 share the stem 契丹 (骑兵, 败兵 are suffixes).
+            groups.entry(stem).or_default().push(d);
+        }
+        let mut out = Vec::new();
+        for (_, mut g) in groups {
+            g.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+            let mut head = g.remove(0);
+            for other in g {
+                head.aliases.insert(other.name);
+                head.aliases.extend(other.aliases);
+                head.evidence.extend(other.evidence);
+                head.count += other.count;
+                head.score = head.score.max(other.score);
+            }
+            out.push(head);
+        }
+        out
+    }
+
+    /// Single-character factions with polity evidence: an army stem (秦军),
+    /// an X人 form listed in the lexicon (金人), a polity context (伐燕,
+    /// 入宋) or a run of them (宋金辽元).
+    pub(super) fn add_factions(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let mut found: BTreeMap<String, (BTreeSet<String>, u32)> = BTreeMap::new();
+        for d in &decided {
+            if d.kind != EntityType::Army {
+                continue;
+            }
+            for name in std::iter::once(&d.name).chain(d.aliases.iter()) {
+                if let Some((l, _)) = self.army_suffix(name) {
+                    let stem: String = name.chars().take(name.chars().count() - l).collect();
+                    if self.factions_1.contains(&stem) {
+                        found.entry(stem).or_default().1 += 2;
+                    }
+                }
+            }
+        }
+        const BEFORE: [&str; 9] = ["伐", "入", "侵", "降", "抗", "灭", "攻", "联", "投"];
+        let named: Vec<String> = decided
+            .iter()
+            .filter(|d| matches!(d.kind, EntityType::Person | EntityType::Place))
+            .map(|d| d.name.clone())
+            .collect();
+        // Slices of the book in parallel; counts add up, aliases unite.
+        type Found = BTreeMap<String, (BTreeSet<String>, u32)>;
+        let parts: Vec<Found> = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut found = Found::new();
+                for run in part.iter() {
+                    let n = run.len();
+                    for i in 0..n {
+                        let c = run.sub(i, i + 1);
+                        if !self.factions_1.contains(c) {
+                            continue;
+                        }
+                        let prev = if i > 0 { run.sub(i - 1, i) } else { "" };
+                        let next = if i + 1 < n { run.sub(i + 1, i + 2) } else { "" };
+                        // 伐燕失利: the polity stands alone after the verb.
+                        let alone_after = i + 1 == n
+                            || self.is_bnd(run.ch(i + 1))
+                            || !self.vocab.has_word(run.sub(i, (i + 2).min(n)));
+                        let polity_before = BEFORE.contains(&prev)
+                            && !self.vocab.has_word(run.sub(i - 1, i + 1))
+                            && alone_after;
+                        // 金人, but not 好汉人: the X人 form is listed and X is no word's tail.
+                        let people = next == "人"
+                            && self.lex.factions.contains(run.sub(i, i + 2))
+                            && !(i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1)));
+                        // 宋金辽元四朝: three or more different polities in a row.
+                        let mut a = i;
+                        while a > 0 && self.factions_1.contains(run.sub(a - 1, a)) {
+                            a -= 1;
+                        }
+                        let mut b = i + 1;
+                        while b < n && self.factions_1.contains(run.sub(b, b + 1)) {
+                            b += 1;
+                        }
+                        let distinct: BTreeSet<char> = (a..b).map(|k| run.ch(k)).collect();
+                        let span = run.sub(a, b);
+                        // 秦明越 is 秦明 and 越: no list through an accepted name.
+                        let list = b - a >= 3
+                            && distinct.len() == b - a
+                            && !named
+                                .iter()
+                                .any(|w| span.contains(w.as_str()) || w.contains(span));
+                        // 宋金辽元四朝: a counted list of dynasties or states.
+                        let counted = list
+                            && b + 1 < n
+                            && self.numerals.contains(&run.ch(b))
+                            && matches!(run.ch(b + 1), '朝' | '国');
+                        if polity_before || people || list {
+                            let e = found.entry(c.to_string()).or_default();
+                            e.1 += if people || counted { 2 } else { 1 };
+                            if people {
+                                e.0.insert(run.sub(i, i + 2).to_string());
+                            }
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
+        for part in parts {
+            for (name, (aliases, count)) in part {
+                let e = found.entry(name).or_default();
+                e.0.extend(aliases);
+                e.1 += count;
+            }
+        }
+        for (name, (aliases, count)) in found {
+            // One polity context alone (伐燕) is not enough.
+            if count < 2 || decided.iter().any(|d| d.name == name) {
+                continue;
+            }
+            decided.push(Decided {
+                name,
+                kind: EntityType::Faction,
+                score: 0.5 + 0.1 * (count as f64).min(4.0),
+                evidence: ["lex", "poly"].into_iter().collect(),
+                aliases,
+                count,
+            });
+        }
+        decided
+    }
+}
+
+/// The strings of `strings` that occur in the book (runs scanned in parallel).
+fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
+    if strings.is_empty() {
+        return strings;
+    }
+    let strings: Vec<String> = strings.into_iter().collect();
+    let Ok(ac) = aho_corasick::AhoCorasick::new(&strings) else {
+        return BTreeSet::new();
+    };
+    let found: Vec<bool> = runs
+        .slices()
+        .par_iter()
+        .map(|part| {
+            let mut found = vec![false; strings.len()];
+            for run in part.iter() {
+                for m in ac.find_overlapping_iter(run.text) {
+                    found[m.pattern().as_usize()] = true;
+                }
+            }
+            found
+        })
+        .reduce(
+            || vec![false; strings.len()],
+            |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
+        );
+    strings
+        .into_iter()
+        .zip(found)
+        .filter_map(|(s, f)| f.then_some(s))
+        .collect()
+}
+
+/// For each decided name, the longer names that contain it (`containers`)
+/// and the shorter names it contains (`contained`), each listed once.
+fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let mut containers = vec![Vec::new(); decided.len()];
+    let mut contained = vec![Vec::new(); decided.len()];
+    let Ok(ac) = aho_corasick::AhoCorasick::new(decided.iter().map(|d| d.name.as_str())) else {
+        return (containers, contained);
+    };
+    for (b, d) in decided.iter().enumerate() {
+        let mut inner: Vec<usize> = ac
+            .find_overlapping_iter(d.name.as_str())
+            .map(|m| m.pattern().as_usize())
+            .filter(|&a| decided[a].name.len() < d.name.len())
+            .collect();
+        inner.sort_unstable();
+        inner.dedup();
+        for &a in &inner {
+            containers[a].push(b);
+        }
+        contained[b] = inner;
+    }
+    (containers, contained)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::corpus::RunStore;
+
+    #[test]
+    fn a_name_straddling_a_stronger_one_goes_even_in_one_long_run() {
+        let r = Recognizer::new(Lexicon::builtin());
+        // One unpunctuated run of 50 000 characters: each match looks only
+        // at its neighbours, so this stays linear.
+        let text = "守住山海关".repeat(10_000);
+        let store = RunStore::new(&[text.as_str()]);
+        let runs = store.runs();
+        let decided = vec![
+            decided_owned("山海关".into(), EntityType::Place, 0.9, &["lex"], 10_000),
+            decided_owned("住山".into(), EntityType::Place, 0.5, &["sfx"], 10_000),
+        ];
+        let kept: Vec<String> = r
+            .drop_overlapped(decided, &runs)
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(kept, vec!["山海关"]);
+    }
+}
