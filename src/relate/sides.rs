@@ -151,8 +151,9 @@ pub fn relation_rows(
     }
     // Which side each side is at war with, learned from the book: factions
     // that fight, and people and armies whose side is stated fighting a
-    // faction or each other. Only when the book says nothing of the kind,
-    // the two sides with the most stated members are each other's enemies.
+    // faction or each other. A side the book shows at war with no one, if
+    // it is one of the two with the most stated members, is at war with the
+    // other.
     let stated: HashMap<EntityId, usize> = direct
         .iter()
         .filter_map(|(&id, d)| {
@@ -188,15 +189,14 @@ pub fn relation_rows(
     }
     let mut ranked: Vec<usize> = (0..n_sides).filter(|&c| total[c] > 0).collect();
     ranked.sort_by(|&x, &y| total[y].cmp(&total[x]).then(x.cmp(&y)));
-    let no_war = war.iter().all(|row| row.iter().all(|&n| n == 0));
     let enemy: Vec<Option<usize>> = (0..n_sides)
         .map(|c| {
             let best = (0..n_sides)
                 .filter(|&d| war[c][d] > 0)
                 .max_by(|&x, &y| war[c][x].cmp(&war[c][y]).then(y.cmp(&x)));
             best.or(match ranked.as_slice() {
-                [x, y, ..] if no_war && *x == c => Some(*y),
-                [x, y, ..] if no_war && *y == c => Some(*x),
+                [x, y, ..] if *x == c => Some(*y),
+                [x, y, ..] if *y == c => Some(*x),
                 _ => None,
             })
         })
