@@ -7,7 +7,11 @@
 //!   each chapter lends the form's mentions to the full names with that
 //!   surname in proportion to how often that chapter names them; the form is
 //!   bound when one person takes at least `FORM_SHARE` of them and twice as
-//!   many as the next. Otherwise (岳公子 for two sons) it stays apart.
+//!   many as the next. Otherwise (岳公子 for two sons) it stays apart. A
+//!   form with an official title (岳元帅, 王都尉) also needs the title
+//!   written with the full name somewhere in the book (元帅岳飞). A
+//!   surname our list lacks counts too: the first character of a two- or
+//!   three-character name, when the book also has it with a title.
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{Decided, Recognizer};
@@ -44,17 +48,38 @@ impl Recognizer {
         // Forms and full names by surname.
         let mut forms: Vec<(usize, String)> = Vec::new();
         let mut full: FxMap<String, Vec<usize>> = FxMap::default();
+        let mut official: FxMap<usize, String> = FxMap::default();
         for (i, d) in decided.iter().enumerate() {
             if d.kind != EntityType::Person {
                 continue;
             }
             let chars: Vec<char> = d.name.chars().collect();
-            let Some((sl, _)) = self.surname(&chars, &d.name) else {
-                continue;
+            // A surname our list lacks is the first character of a two- or
+            // three-character name (展昭 and 展爷 in a book that has both).
+            let sl = match self.surname(&chars, &d.name) {
+                Some((sl, _)) => sl,
+                None if (2..=3).contains(&chars.len())
+                    && !self.is_bnd(chars[0])
+                    && !self.verbish.contains(&chars[0])
+                    && !ORDER.contains(chars[0]) =>
+                {
+                    1
+                }
+                None => continue,
             };
             let surname: String = chars[..sl].iter().collect();
             let rest = &chars[sl..];
             if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
+                // An official title (not an honorific): remember it, the
+                // person must be seen with it.
+                let title: String = if ORDER.contains(rest[0]) && rest.len() >= 2 {
+                    rest[1..].iter().collect()
+                } else {
+                    rest.iter().collect()
+                };
+                if !self.lex.honorifics.contains(&title) {
+                    official.insert(i, title);
+                }
                 forms.push((i, surname));
             } else if (1..=2).contains(&rest.len()) {
                 full.entry(surname).or_default().push(i);
@@ -114,6 +139,34 @@ impl Recognizer {
             if total > 0.0 && best >= FORM_SHARE * total && best >= 2.0 * second {
                 bind.push((*form, people[order[0]]));
             }
+        }
+        // A form with an official title (王都尉, 岳元帅) names the person only
+        // if the book also writes the title with the full name (元帅岳飞,
+        // 岳飞元帅): a post held by one man of a family in one chapter may
+        // be another's in the next.
+        let needs: Vec<(usize, String)> = bind
+            .iter()
+            .filter_map(|&(form, person)| {
+                official
+                    .get(&form)
+                    .map(|t| (form, t.clone() + &decided[person].name))
+            })
+            .chain(bind.iter().filter_map(|&(form, person)| {
+                official
+                    .get(&form)
+                    .map(|t| (form, decided[person].name.clone() + t))
+            }))
+            .collect();
+        if !needs.is_empty() {
+            let ac = AhoCorasick::new(needs.iter().map(|n| n.1.as_str()))
+                .expect("an automaton over a few hundred short names builds");
+            let mut seen: std::collections::HashSet<usize> = Default::default();
+            for run in runs.iter() {
+                for m in ac.find_iter(run.text) {
+                    seen.insert(needs[m.pattern().as_usize()].0);
+                }
+            }
+            bind.retain(|(form, _)| !official.contains_key(form) || seen.contains(form));
         }
         merge_into(decided, &bind, "form")
     }
@@ -241,6 +294,24 @@ mod tests {
             ],
             &["韩千山", "韩青", "韩爷"],
             &[("韩千山", &["韩爷"]), ("韩青", &[])],
+        ),
+        (
+            "a surname missing from our list still binds its forms",
+            &["邝千山说话。邝爷坐下。", "邝爷起身。邝千山出门。"],
+            &["邝千山", "邝爷"],
+            &[("邝千山", &["邝爷"])],
+        ),
+        (
+            "an official title binds only if the book writes it with the full name",
+            &["韩千山说话。韩都尉坐下。", "韩都尉起身。韩千山出门。"],
+            &["韩千山", "韩都尉"],
+            &[("韩千山", &[]), ("韩都尉", &[])],
+        ),
+        (
+            "and then it does",
+            &["都尉韩千山说话。韩都尉坐下。", "韩都尉起身。韩千山出门。"],
+            &["韩千山", "韩都尉"],
+            &[("韩千山", &["韩都尉"])],
         ),
         (
             "no full name in the book: the form stays",
