@@ -34,6 +34,7 @@ const PLACES: &str = include_str!("../../dict/places.txt");
 const STOPWORDS: &str = include_str!("../../dict/stopwords.txt");
 const ALIASES: &str = include_str!("../../dict/aliases.tsv");
 const CUES: &str = include_str!("../../dict/cues.txt");
+const FACTION_SUFFIXES: &str = include_str!("../../dict/faction_suffixes.txt");
 const HONORIFICS: &str = include_str!("../../dict/honorifics.txt");
 const GIVEN_NAME_CHARS: &str = include_str!("../../dict/given_name_chars.tsv");
 
@@ -141,6 +142,8 @@ pub struct Lexicon {
     pub place_suffixes: HashMap<String, PlaceSuffix>,
     /// Army suffix → weight 1–3.
     pub army_suffixes: HashMap<String, u8>,
+    /// Faction suffix → weight 1–3 (派, 帮, 会: sects, gangs, societies).
+    pub faction_suffixes: HashMap<String, u8>,
     /// Polities and peoples (multi-character names and single-character ones).
     pub factions: HashSet<String>,
     /// Well-known historical places.
@@ -185,6 +188,7 @@ impl Lexicon {
         lex.add_generic(t.generic);
         lex.add_place_suffixes(Path::new("dict/place_suffixes.txt"), t.place_suffixes)?;
         lex.add_army_suffixes(Path::new("dict/army_suffixes.txt"), t.army_suffixes)?;
+        lex.add_faction_suffixes(Path::new("dict/faction_suffixes.txt"), t.faction_suffixes)?;
         lex.factions.extend(jieba_words(t.factions));
         lex.places.extend(jieba_words(t.places));
         lex.stopwords.extend(words(t.stopwords));
@@ -416,12 +420,12 @@ impl Lexicon {
 
     /// Adds `suffix<TAB>weight` lines.
     pub fn add_army_suffixes(&mut self, path: &Path, text: &str) -> Result<()> {
-        for (line_no, line) in lines(text) {
-            let (word, rest) = split_tab(line);
-            let weight = parse_weight(path, line_no, rest)?;
-            self.army_suffixes.insert(word.to_string(), weight);
-        }
-        Ok(())
+        add_weighted(&mut self.army_suffixes, path, text)
+    }
+
+    /// Adds `suffix<TAB>weight` lines of faction suffixes.
+    pub fn add_faction_suffixes(&mut self, path: &Path, text: &str) -> Result<()> {
+        add_weighted(&mut self.faction_suffixes, path, text)
     }
 
     /// Adds `cue<TAB>class<TAB>weight` lines.
@@ -474,6 +478,7 @@ struct BuiltinTexts {
     aliases: &'static str,
     cues: &'static str,
     honorifics: &'static str,
+    faction_suffixes: &'static str,
     given_name_chars: &'static str,
 }
 
@@ -491,6 +496,7 @@ impl Default for BuiltinTexts {
             aliases: ALIASES,
             cues: CUES,
             honorifics: HONORIFICS,
+            faction_suffixes: FACTION_SUFFIXES,
             given_name_chars: GIVEN_NAME_CHARS,
         }
     }
@@ -498,6 +504,16 @@ impl Default for BuiltinTexts {
 
 /// Non-blank, non-comment lines with their 1-based numbers, BOM and
 /// trailing whitespace removed.
+/// Adds `word<TAB>weight` lines to a map.
+fn add_weighted(map: &mut HashMap<String, u8>, path: &Path, text: &str) -> Result<()> {
+    for (line_no, line) in lines(text) {
+        let (word, rest) = split_tab(line);
+        let weight = parse_weight(path, line_no, rest)?;
+        map.insert(word.to_string(), weight);
+    }
+    Ok(())
+}
+
 fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().filter_map(|(i, line)| {
         let line = line.trim_start_matches('\u{FEFF}').trim_end();

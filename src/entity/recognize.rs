@@ -768,6 +768,10 @@ impl Recognizer {
         for k in lexicon.army_suffixes.keys() {
             suffixes.entry(k.clone()).or_default().1 = true;
         }
+        // Faction suffixes propose their stems as place suffixes do.
+        for k in lexicon.faction_suffixes.keys() {
+            suffixes.entry(k.clone()).or_default().0 = true;
+        }
         let suffix_keys = by_key(&suffixes);
         let surname_first: CharSet = lexicon
             .surnames
@@ -1055,7 +1059,13 @@ impl Recognizer {
             .filter_map(|(i, &w)| {
                 let st = &m.stats[i];
                 match &self.model {
-                    Some(model) if long_enough && self.model_judges(w, st) => {
+                    Some(model)
+                        if long_enough
+                            && self.model_judges(w, st)
+                            && rule[i]
+                                .as_ref()
+                                .is_none_or(|d| d.kind != EntityType::Faction) =>
+                    {
                         let x = self.features(i, w, st, m, &ctx, rule_scores(&rule[i]));
                         self.model_verdict(w, st, model.predict(&x), rule[i].as_ref(), short)
                     }
@@ -1482,6 +1492,24 @@ mod tests {
             "秦营中一片大乱。秦营诸将不知所措。次日秦营拔寨而走。",
             &[(Army, "秦营")],
             &[],
+        ),
+        (
+            "a sect named by a stem and a faction suffix",
+            "青云派弟子下山。青云派掌门大怒，青云派众人随后赶到。",
+            &[(Faction, "青云派")],
+            &["云派"],
+        ),
+        (
+            "a verb after an ordinary word is no sect (分明教 has no 明教)",
+            "他分明教人去了。这分明教他为难。分明教我如何是好。",
+            &[],
+            &["分明教", "明教"],
+        ),
+        (
+            "a numbered modern unit is an army",
+            "第七营连夜出发，第七营的战士个个精神。第七营营长说：“走。”",
+            &[(Army, "第七营")],
+            &["七营"],
         ),
         (
             "generic nouns and titles are never entities",

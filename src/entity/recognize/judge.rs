@@ -103,12 +103,55 @@ impl Recognizer {
         if self.plain_words_joined(&chars) {
             return None;
         }
+        if let Some(f) = self.faction_score(w, &chars, st) {
+            return Some(f);
+        }
         let person = self.person_score(w, &chars, st);
         let place = self.place_score(w, &chars, st);
         match (person, place) {
             (Some(p), Some(l)) => Some(if p.score >= l.score { p } else { l }),
             (p, l) => p.or(l),
         }
+    }
+
+    /// A sect, society, gang, party or league named by a two- or
+    /// three-character stem and a faction suffix (峨眉派, 天地会), said again and again, whose stem and
+    /// suffix do not make an ordinary word (机会, 宴会, 分明教: 明教 cut out
+    /// of 分明 is refused because 分明 is a word across its left edge).
+    pub(super) fn faction_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+        let len = chars.len();
+        let last = chars[len - 1].to_string();
+        let weight = *self.lex.faction_suffixes.get(&last)?;
+        let stem: String = chars[..len - 1].iter().collect();
+        // A one-character stem is too often a verb (钦派, 添派: 派 "send").
+        if !(3..=4).contains(&len) || weight < 2 || st.count < 3 {
+            return None;
+        }
+        // 圣上钦派, 奉旨钦派: no ordinary word inside the stem.
+        if (0..stem.chars().count()).any(|a| {
+            (a + 2..=len - 1).any(|b| {
+                let part: String = chars[a..b].iter().collect();
+                self.is_plain_word(&part)
+                    && !(a == 0
+                        && b == len - 1
+                        && weight >= 3
+                        && !self.is_frequent_word(&part, 100))
+            })
+        }) {
+            return None;
+        }
+        if self.is_generic(&stem)
+            || !self.stem_ok(&stem, false)
+            || chars.iter().any(|c| self.is_bnd(*c))
+            || self.is_plain_word(w)
+            || self.is_plain_word(&chars[len - 2..].iter().collect::<String>())
+            || (weight < 3 && self.is_plain_word(&stem) && self.is_frequent_word(&stem, 100))
+            || st.lbad + st.rbad + st.lword > 0
+            || (st.count >= 3 && st.ldistinct == 1 && st.lpunct == 0)
+        {
+            return None;
+        }
+        Some(decided(w, EntityType::Faction, 0.6, &["sfx"], st))
     }
 
     /// Distinct neighbours on the left and on the right (a run edge is one).
@@ -141,6 +184,16 @@ impl Recognizer {
         // 神武军骑兵 is 神武军's cavalry, not another army.
         if self.army_suffix(&stem).is_some() {
             return None;
+        }
+        // 第三营, 第十二师: a numbered unit.
+        let numbered = stem_len >= 2
+            && stem.starts_with('第')
+            && stem
+                .chars()
+                .skip(1)
+                .all(|c| self.numerals.contains(&c) || c.is_ascii_digit());
+        if numbered && weight >= 2 {
+            return Some(decided(w, EntityType::Army, 0.75, &["army"], st));
         }
         if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
             return None;
