@@ -16,6 +16,7 @@ use crate::input::SourcePath;
 use crate::output::{
     ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow, TimelineRow,
 };
+use crate::relate::{relate_book, RelateTables};
 use crate::script::{Converter, Normalized};
 use crate::segment::{Cuts, Segmenter};
 use crate::stats::{Cooccurrence, Site, TagSource, Window, WordTable};
@@ -155,6 +156,8 @@ pub struct BookTables {
     pub mentions: Vec<MentionRow>,
     pub cooccurrence: Vec<CooccurrenceRow>,
     pub frequency: Vec<FrequencyRow>,
+    /// quotes.csv, dialogue.csv, relations.csv (`relate`).
+    pub relate: RelateTables,
     /// One row per entity per chapter it occurs in (`views::timeline`).
     pub timeline: Vec<TimelineRow>,
     /// One row per pair per chapter they meet in (`views::chapter_pairs`).
@@ -177,7 +180,19 @@ pub fn analyze_book(
         || discover_entities(chapters, engines),
         || cut_chapters(chapters, engines.segmenter),
     );
-    count_cut_book(chapters, &cuts, &catalog, engines, count, progress)
+    let (mut tables, relate) = rayon::join(
+        || count_cut_book(chapters, &cuts, &catalog, engines, count, progress),
+        || {
+            let names: Vec<String> = catalog
+                .entities()
+                .iter()
+                .map(|e| display_name(engines, &e.name))
+                .collect();
+            relate_book(chapters, &catalog, &names)
+        },
+    );
+    tables.relate = relate;
+    tables
 }
 
 /// The book's entity catalog (the recognizer reads every chapter once).
@@ -506,6 +521,7 @@ impl<'a> Tally<'a> {
             mentions,
             cooccurrence: cooccurrence.into_iter().map(|(_, row)| row).collect(),
             frequency,
+            relate: RelateTables::default(),
             timeline,
             chapter_pairs,
         }
@@ -646,7 +662,7 @@ fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> PairRows {
 
 /// For each army whose name starts with a faction's (契丹兵 → 契丹), that
 /// faction, so a faction named only inside army names is still counted.
-fn nested_factions(catalog: &Catalog) -> HashMap<EntityId, EntityId> {
+pub fn nested_factions(catalog: &Catalog) -> HashMap<EntityId, EntityId> {
     let factions: Vec<(EntityId, &str)> = catalog
         .entities()
         .iter()

@@ -34,6 +34,7 @@ pub mod kwic;
 pub mod numerals;
 pub mod outdir;
 pub mod output;
+pub mod relate;
 pub mod script;
 pub mod segment;
 pub mod stats;

@@ -19,5 +19,7 @@ mod golden;
 mod model;
 #[path = "integration/regression.rs"]
 mod regression;
+#[path = "integration/relate.rs"]
+mod relate;
 #[path = "integration/views.rs"]
 mod views;

@@ -149,7 +149,8 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     })
 }
 
-/// Writes a book's tables, each by its own writer, concurrently.
+/// Writes a book's tables, each by its own writer, concurrently, then
+/// quotes, dialogue and relations.
 pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()> {
     let (timeline, chapter_pairs) = rayon::join(
         || write_table(dir, "timeline", format, &t.timeline),
@@ -179,6 +180,9 @@ pub fn write_book(dir: &Path, format: TableFormat, t: &BookTables) -> Result<()>
     for written in [entities, mentions, cooccurrence, frequency, chapters] {
         written?;
     }
+    write_table(dir, "quotes", format, &t.relate.quotes)?;
+    write_table(dir, "dialogue", format, &t.relate.dialogue)?;
+    write_table(dir, "relations", format, &t.relate.relations)?;
     Ok(())
 }
 

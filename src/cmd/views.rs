@@ -105,6 +105,9 @@ pub fn write_sqlite(dir: &Path, t: &BookTables) -> Result<()> {
     db.table("chapters", &t.chapters)?;
     db.table("timeline", &t.timeline)?;
     db.table("cooccurrence_chapters", &t.chapter_pairs)?;
+    db.table("quotes", &t.relate.quotes)?;
+    db.table("dialogue", &t.relate.dialogue)?;
+    db.table("relations", &t.relate.relations)?;
     db.finish()?;
     Ok(())
 }

@@ -132,8 +132,9 @@ fn tables_are_byte_identical_at_any_thread_count() {
         .success();
         outputs.push(read_tables(&out));
     }
-    // Five tables, timeline, cooccurrence-chapters, report.html and the networks.
-    assert_eq!(outputs[0].len(), 10);
+    // Five tables, timeline, cooccurrence-chapters, report.html and the networks,
+    // quotes, dialogue and relations.
+    assert_eq!(outputs[0].len(), 13);
     assert!(outputs[0].values().all(|t| t.len() > 100));
     assert_eq!(outputs[0], outputs[1]);
     assert_eq!(outputs[0], outputs[2]);

@@ -1,0 +1,257 @@
+//! Relate: who says what to whom, who commands which army, who is on which
+//! side. Runs after the entity stage on the book's normalized chapter texts
+//! and its `Catalog`, reads both as they are, and hands out plain rows for
+//! `quotes.csv`, `dialogue.csv` and `relations.csv`.
+//!
+//! Per chapter (in parallel): quotations are found and attributed
+//! (`quotes`), and relation evidence is read from each sentence
+//! (`relations`); then the evidence of the book is merged in chapter order
+//! and sides are decided by propagation over the people and armies
+//! (`sides`). Cue words come from `dict/relations.txt`.
+
+pub mod quotes;
+pub mod relations;
+pub mod rows;
+pub mod sides;
+
+use crate::analysis::{nested_factions, ChapterText};
+use crate::entity::{Catalog, EntityId, EntityType, Mention};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+pub use rows::{DialogueRow, QuoteRow, RelationRow};
+
+const CUES: &str = include_str!("../../dict/relations.txt");
+const TITLES: &str = include_str!("../../dict/titles.txt");
+
+/// Cue words by class (see `dict/relations.txt`), longest first.
+#[derive(Debug, Clone, Default)]
+pub struct Cues {
+    pub say: Vec<&'static str>,
+    pub to: Vec<&'static str>,
+    pub hear: Vec<&'static str>,
+    pub pron: Vec<&'static str>,
+    pub cmd: Vec<&'static str>,
+    pub head: Vec<&'static str>,
+    pub title: Vec<&'static str>,
+    pub is: Vec<&'static str>,
+    pub join: Vec<&'static str>,
+    pub serve: Vec<&'static str>,
+    pub obey: Vec<&'static str>,
+    pub fight: Vec<&'static str>,
+    pub duel: Vec<&'static str>,
+    pub with: Vec<&'static str>,
+    pub at: Vec<&'static str>,
+    pub neg: Vec<&'static str>,
+    pub adv: Vec<&'static str>,
+    pub again: Vec<&'static str>,
+    pub idiom: Vec<&'static str>,
+    pub court: Vec<&'static str>,
+    /// Titles (dict/titles.txt): a faction name that begins one (大元 in 大元帅) is not a mention.
+    pub titles: Vec<&'static str>,
+}
+
+impl Cues {
+    /// The built-in cues of `dict/relations.txt`.
+    pub fn builtin() -> Cues {
+        let mut c = Cues::default();
+        for line in CUES.lines() {
+            let line = line.trim_end();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((class, word)) = line.split_once('\t') else {
+                continue;
+            };
+            let list = match class {
+                "say" => &mut c.say,
+                "to" => &mut c.to,
+                "hear" => &mut c.hear,
+                "pron" => &mut c.pron,
+                "cmd" => &mut c.cmd,
+                "head" => &mut c.head,
+                "title" => &mut c.title,
+                "is" => &mut c.is,
+                "join" => &mut c.join,
+                "serve" => &mut c.serve,
+                "obey" => &mut c.obey,
+                "fight" => &mut c.fight,
+                "duel" => &mut c.duel,
+                "with" => &mut c.with,
+                "at" => &mut c.at,
+                "neg" => &mut c.neg,
+                "adv" => &mut c.adv,
+                "again" => &mut c.again,
+                "idiom" => &mut c.idiom,
+                "court" => &mut c.court,
+                _ => continue,
+            };
+            list.push(word);
+        }
+        for list in [
+            &mut c.say,
+            &mut c.to,
+            &mut c.hear,
+            &mut c.pron,
+            &mut c.cmd,
+            &mut c.head,
+            &mut c.title,
+            &mut c.is,
+            &mut c.join,
+            &mut c.serve,
+            &mut c.obey,
+            &mut c.fight,
+            &mut c.duel,
+            &mut c.with,
+            &mut c.at,
+            &mut c.neg,
+            &mut c.adv,
+            &mut c.again,
+            &mut c.idiom,
+            &mut c.court,
+            &mut c.titles,
+        ] {
+            list.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+            list.dedup();
+        }
+        for line in TITLES.lines() {
+            if let Some((word, _)) = line.split_once('\t') {
+                if !word.starts_with('#') && word.chars().nth(1).is_some() {
+                    c.titles.push(word);
+                }
+            }
+        }
+        c.titles.extend(c.title.iter().chain(&c.head).copied());
+        c.titles
+            .sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        c.titles.dedup();
+        c
+    }
+}
+
+/// The longest cue of `list` that `s` ends with.
+pub(crate) fn ends_with_any(s: &str, list: &[&'static str]) -> Option<&'static str> {
+    list.iter().copied().find(|c| s.ends_with(c))
+}
+
+/// The longest cue of `list` that `s` starts with.
+pub(crate) fn starts_with_any(s: &str, list: &[&'static str]) -> Option<&'static str> {
+    list.iter().copied().find(|c| s.starts_with(c))
+}
+
+/// A located mention with its entity's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub entity: EntityId,
+    pub kind: EntityType,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The mentions of a chapter as the entity stage finds them, plus the
+/// faction named inside an army name (契丹兵 → 契丹), as mentions.csv has
+/// them; but not a faction whose name begins a title (大元 of 大元帅): that
+/// is no side.
+pub fn spans(
+    text: &str,
+    catalog: &Catalog,
+    nested: &HashMap<EntityId, EntityId>,
+    cues: &Cues,
+) -> Vec<Span> {
+    let mut out = Vec::new();
+    for Mention { entity, start, end } in catalog.find_mentions(text) {
+        if catalog.get(entity).kind == EntityType::Faction
+            && (starts_with_any(&text[start..], &cues.titles)
+                .is_some_and(|t| t.len() > end - start)
+                || in_idiom(text, start, end, &cues.idiom))
+        {
+            continue;
+        }
+        out.push(Span {
+            entity,
+            kind: catalog.get(entity).kind,
+            start,
+            end,
+        });
+        if let Some(&f) = nested.get(&entity) {
+            let len = catalog.get(f).name.len();
+            out.push(Span {
+                entity: f,
+                kind: EntityType::Faction,
+                start,
+                end: start + len,
+            });
+        }
+    }
+    out
+}
+
+/// Is `start..end` inside one of `idioms` (明 of 弃暗投明)?
+fn in_idiom(text: &str, start: usize, end: usize, idioms: &[&'static str]) -> bool {
+    idioms.iter().any(|w| {
+        let mut from = start.saturating_sub(w.len());
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let to = (end + w.len()).min(text.len());
+        let mut to = to;
+        while !text.is_char_boundary(to) {
+            to -= 1;
+        }
+        text[from..to]
+            .match_indices(w)
+            .any(|(i, m)| from + i <= start && end <= from + i + m.len())
+    })
+}
+
+/// The three tables of this stage.
+#[derive(Debug, Clone, Default)]
+pub struct RelateTables {
+    pub quotes: Vec<QuoteRow>,
+    pub dialogue: Vec<DialogueRow>,
+    pub relations: Vec<RelationRow>,
+}
+
+/// Quotations and relations of a book. `names[id]` is the name an entity has
+/// in the tables.
+pub fn relate_book(chapters: &[ChapterText], catalog: &Catalog, names: &[String]) -> RelateTables {
+    let cues = Cues::builtin();
+    let nested = nested_factions(catalog);
+    let per_chapter: Vec<(Vec<QuoteRow>, relations::Evidence)> = chapters
+        .par_iter()
+        .enumerate()
+        .map(|(i, chapter)| {
+            let text = chapter.text.text.as_str();
+            let spans = spans(text, catalog, &nested, &cues);
+            let quotes = quotes::attribute(text, &spans, catalog, &cues);
+            let rows = rows::quote_rows(i + 1, &chapter.text, &quotes, names);
+            let evidence = relations::evidence(i + 1, chapter, &spans, &quotes, &cues);
+            (rows, evidence)
+        })
+        .collect();
+    let mut quotes = Vec::new();
+    let mut evidence = Vec::with_capacity(per_chapter.len());
+    for (q, e) in per_chapter {
+        quotes.extend(q);
+        evidence.push(e);
+    }
+    let dialogue = rows::dialogue_rows(&quotes);
+    let relations = sides::relation_rows(&evidence, catalog, names);
+    RelateTables {
+        quotes,
+        dialogue,
+        relations,
+    }
+}
+
+/// An entity for the tests' catalogs.
+#[cfg(test)]
+pub(crate) fn test_entity(name: &str, kind: EntityType) -> crate::entity::Entity {
+    crate::entity::Entity {
+        name: name.to_string(),
+        kind,
+        aliases: vec![],
+        evidence: vec![],
+        confidence: 1.0,
+    }
+}
