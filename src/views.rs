@@ -4,6 +4,7 @@
 
 use crate::entity::{EntityId, EntityType};
 use crate::output::{ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, TimelineRow};
+use crate::relate::{DialogueRow, RelationRow};
 use crate::stats::FxMap;
 use std::collections::HashMap;
 
@@ -122,6 +123,9 @@ pub struct Node {
     pub aliases: Vec<String>,
     /// Chapters it is mentioned in, with its mentions there, in order.
     pub chapters: Vec<(usize, u64)>,
+    /// Its side (the leading `member_of` / `army_of` target of
+    /// relations.csv), empty when unknown; set by `assign_sides`.
+    pub side: String,
 }
 
 /// A pair as an edge of a network view (node indexes into `Network::nodes`).
@@ -212,6 +216,7 @@ pub fn network(
             count: e.count,
             aliases: split_list(&e.aliases),
             chapters: Vec::new(),
+            side: String::new(),
         });
     }
     for t in timeline {
@@ -315,6 +320,8 @@ pub struct Report<'t> {
     /// with their rank in entities.csv (from 1): at least 15, and every
     /// entity of the network.
     pub top: Vec<(&'static str, Vec<(usize, &'t EntityRow)>)>,
+    /// Who speaks to whom, most frequent first (`top_dialogue`); set by the caller.
+    pub dialogue: Vec<(String, String, u64)>,
 }
 
 /// Chooses what the report shows.
@@ -357,7 +364,42 @@ pub fn report<'t>(
         dispersion: network.nodes.len().min(40),
         network,
         top,
+        dialogue: Vec::new(),
     }
+}
+
+/// Gives each person and army node its side: the target of its
+/// `member_of` / `army_of` row with the highest count (ties: the name first
+/// in code-point order), as relations.csv says.
+pub fn assign_sides(net: &mut Network, relations: &[RelationRow]) {
+    let mut best: HashMap<&str, (u64, &str)> = HashMap::new();
+    for r in relations {
+        if r.relation != "member_of" && r.relation != "army_of" {
+            continue;
+        }
+        let e = best.entry(r.source.as_str()).or_insert((0, ""));
+        if r.count > e.0 || (r.count == e.0 && r.target.as_str() < e.1) {
+            *e = (r.count, r.target.as_str());
+        }
+    }
+    for n in &mut net.nodes {
+        if n.kind == "person" || n.kind == "army" {
+            if let Some(&(_, side)) = best.get(n.label.as_str()) {
+                n.side = side.to_string();
+            }
+        }
+    }
+}
+
+/// Dialogue pairs for the report: the most frequent, at most `max`.
+pub fn top_dialogue(rows: &[DialogueRow], max: usize) -> Vec<(String, String, u64)> {
+    let mut v: Vec<(String, String, u64)> = rows
+        .iter()
+        .map(|d| (d.speaker.clone(), d.addressee.clone(), d.count))
+        .collect();
+    v.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| (&a.0, &a.1).cmp(&(&b.0, &b.1))));
+    v.truncate(max);
+    v
 }
 
 /// A `|`-separated list cell as its items.

@@ -7,7 +7,7 @@ use anyhow::Result;
 use std::path::Path;
 use zhnovel::analysis::BookTables;
 use zhnovel::output::{write_gexf, write_graphml, write_report, ReportInfo, Sqlite};
-use zhnovel::views::{figures, network, report, Selection};
+use zhnovel::views::{assign_sides, figures, network, report, top_dialogue, Selection};
 
 /// Writes the network files and the report of one book into `dir`.
 pub fn write_views(dir: &Path, args: &AnalyzeArgs, book: &str, t: &BookTables) -> Result<()> {
@@ -17,13 +17,14 @@ pub fn write_views(dir: &Path, args: &AnalyzeArgs, book: &str, t: &BookTables) -
         } else {
             Selection::READABLE
         };
-        let net = network(
+        let mut net = network(
             &t.entities,
             &t.cooccurrence,
             &t.timeline,
             &t.chapter_pairs,
             selection,
         );
+        assign_sides(&mut net, &t.relate.relations);
         if args.graphml {
             write_graphml(dir, &net)?;
         }
@@ -37,7 +38,7 @@ pub fn write_views(dir: &Path, args: &AnalyzeArgs, book: &str, t: &BookTables) -
         } else {
             book.to_string()
         };
-        let r = report(
+        let mut r = report(
             &title,
             &t.chapters,
             &t.entities,
@@ -45,6 +46,8 @@ pub fn write_views(dir: &Path, args: &AnalyzeArgs, book: &str, t: &BookTables) -
             &t.timeline,
             &t.chapter_pairs,
         );
+        assign_sides(&mut r.network, &t.relate.relations);
+        r.dialogue = top_dialogue(&t.relate.dialogue, 30);
         let info = ReportInfo {
             command: format!("zhnovel analyze {}", inputs(args)),
         };

@@ -138,7 +138,10 @@ pub fn write_gexf(dir: &Path, net: &Network) -> Result<PathBuf> {
 
 fn write_gexf_graph<W: Write>(x: &mut Writer<W>, net: &Network) -> std::io::Result<()> {
     let attributes = [
-        ("node", &[("type", "string"), ("count", "long")][..]),
+        (
+            "node",
+            &[("type", "string"), ("count", "long"), ("side", "string")][..],
+        ),
         ("edge", &[("count", "long"), ("pmi", "double")][..]),
     ];
     for (class, list) in attributes {
@@ -159,7 +162,12 @@ fn write_gexf_graph<W: Write>(x: &mut Writer<W>, net: &Network) -> std::io::Resu
             x.create_element("node")
                 .with_attributes([("id", n.id.as_str()), ("label", n.label.as_str())])
                 .write_inner_content(|x| {
-                    attvalues(x, &[("type", n.kind), ("count", &n.count.to_string())])?;
+                    let count = n.count.to_string();
+                    let mut values = vec![("type", n.kind), ("count", count.as_str())];
+                    if !n.side.is_empty() {
+                        values.push(("side", n.side.as_str()));
+                    }
+                    attvalues(x, &values)?;
                     spells(x, n.chapters.iter().map(|c| c.0))?;
                     x.create_element("viz:color")
                         .with_attributes([

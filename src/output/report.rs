@@ -211,6 +211,7 @@ fn page(r: &Report, info: &ReportInfo) -> String {
     figures(&mut h, r);
     network(&mut h, r);
     dispersion(&mut h, r);
+    dialogue(&mut h, r);
     entities(&mut h, r);
     let _ = writeln!(
         h,
@@ -259,7 +260,40 @@ fn colour(kind: &str) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-fn legend(h: &mut String) {
+/// Colours of the sides persons are on (issue: colour persons by side).
+const SIDE_COLOURS: [&str; 6] = [
+    "#8e44ad", "#16a085", "#c0392b", "#2c3e50", "#d35400", "#7f8c8d",
+];
+
+/// The sides of the network's persons, the most common first, with a
+/// colour each (the rest keep the person colour).
+fn side_colours(net: &crate::views::Network) -> Vec<(String, &'static str)> {
+    let mut count: std::collections::BTreeMap<&str, usize> = Default::default();
+    for n in net
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "person" && !n.side.is_empty())
+    {
+        *count.entry(n.side.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<(&str, usize)> = count.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    v.into_iter()
+        .zip(SIDE_COLOURS)
+        .map(|((s, _), c)| (s.to_string(), c))
+        .collect()
+}
+
+fn node_colour(n: &crate::views::Node, sides: &[(String, &'static str)]) -> String {
+    if n.kind == "person" {
+        if let Some((_, c)) = sides.iter().find(|(s, _)| *s == n.side) {
+            return c.to_string();
+        }
+    }
+    colour(n.kind)
+}
+
+fn legend(h: &mut String, sides: &[(String, &'static str)]) {
     h.push_str("<div class=\"legend\">");
     for kind in ["person", "place", "army", "faction"] {
         let _ = write!(
@@ -269,7 +303,35 @@ fn legend(h: &mut String) {
             type_zh(kind)
         );
     }
+    for (side, c) in sides {
+        let _ = write!(
+            h,
+            "<span data-side=\"{0}\"><i style=\"background:{c}\"></i>person on the side of {0}</span>",
+            esc(side)
+        );
+    }
     h.push_str("</div>\n");
+}
+
+/// Who speaks to whom: the dialogue network's strongest pairs as a table.
+fn dialogue(h: &mut String, r: &Report) {
+    if r.dialogue.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        h,
+        "<h2>Who speaks to whom 对话</h2>\n<table data-view=\"dialogue\" data-pairs=\"{}\"><thead><tr><th>speaker</th><th>addressee</th><th>quotations</th></tr></thead><tbody>",
+        r.dialogue.len()
+    );
+    for (s, a, n) in &r.dialogue {
+        let _ = writeln!(
+            h,
+            "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"n\">{n}</td></tr>",
+            esc(s),
+            esc(a)
+        );
+    }
+    h.push_str("</tbody></table>\n");
 }
 
 fn network(h: &mut String, r: &Report) {
@@ -280,7 +342,7 @@ fn network(h: &mut String, r: &Report) {
         "<h2>Who meets whom 人物关系网</h2>\n<p>The {} most mentioned entities and their strongest pairs. Drag a node; hover for its mentions, click for its row; the sliders keep the chapters between them.</p>",
         net.nodes.len()
     );
-    legend(h);
+    legend(h, &side_colours(net));
     let _ = writeln!(
         h,
         "<div class=\"controls\">Chapters <input type=\"range\" id=\"from\" min=\"1\" max=\"{last}\" value=\"1\"> \
@@ -321,17 +383,20 @@ fn network(h: &mut String, r: &Report) {
             0.5 + 4.0 * e.weight as f64 / max_weight
         );
     }
+    let sides = side_colours(net);
     h.push_str("</g>\n<g class=\"nodes\">\n");
     for (n, &(x, y)) in net.nodes.iter().zip(&pos) {
         let radius = 4.0 + 18.0 * (n.count as f64 / max_count).sqrt();
         let name = esc(&n.label);
         let _ = writeln!(
             h,
-            "<circle data-node=\"{id}\" data-name=\"{name}\" data-type=\"{kind}\" data-count=\"{count}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{radius:.1}\" fill=\"{fill}\"><title>{name} · {kind} · {count}</title></circle>",
+            "<circle data-node=\"{id}\" data-name=\"{name}\" data-type=\"{kind}\" data-count=\"{count}\" data-side=\"{side}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{radius:.1}\" fill=\"{fill}\"><title>{name} · {kind} · {count}{side_note}</title></circle>",
             id = n.id,
             kind = n.kind,
             count = n.count,
-            fill = colour(n.kind),
+            side = esc(&n.side),
+            side_note = if n.side.is_empty() { String::new() } else { format!(" · {}", esc(&n.side)) },
+            fill = node_colour(n, &sides),
         );
     }
     for (n, &(x, y)) in net.nodes.iter().zip(&pos) {

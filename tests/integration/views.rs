@@ -331,7 +331,11 @@ fn views_gexf_is_dynamic_with_chapter_spells() {
         let covered: Vec<u64> = spells.iter().flat_map(|&(a, b)| a..=b).collect();
         let mentioned = if el.name == "node" {
             n_nodes += 1;
-            assert_eq!(*extras, 3, "type, count and a colour: {el:?}");
+            // type, count, a colour, and a side where relations.csv gives one.
+            assert!(
+                (3..=4).contains(extras),
+                "type, count, colour, side: {el:?}"
+            );
             entity_chapters[&el.attrs["label"]].clone()
         } else {
             n_edges += 1;
@@ -786,4 +790,77 @@ fn views_sqlite_holds_the_tables_with_their_rows_and_indexes() {
         assert!(indexed.iter().any(|i| i == index), "{index} in {indexed:?}");
     }
     zhnovel(&["entities", "corpus/seeds", "--format", "sqlite"]).fails(2, "sqlite");
+}
+
+/// Each person's and army's side as relations.csv says: the target of its
+/// member_of / army_of row with the highest count (ties: first by name).
+fn leading_sides(out: &Path) -> HashMap<String, String> {
+    let mut best: HashMap<String, (u64, String)> = HashMap::new();
+    for r in records(&out.join("relations.csv")) {
+        if &r[1] != "member_of" && &r[1] != "army_of" {
+            continue;
+        }
+        let c = count(&r, 3);
+        let e = best.entry(r[0].to_string()).or_insert((0, String::new()));
+        if c > e.0 || (c == e.0 && r[2] < *e.1) {
+            *e = (c, r[2].to_string());
+        }
+    }
+    best.into_iter().map(|(k, v)| (k, v.1)).collect()
+}
+
+#[test]
+fn views_gexf_and_report_carry_sides_and_the_dialogue_network() {
+    let sides = leading_sides(out());
+    assert!(!sides.is_empty(), "corpus/ has member_of rows");
+    // GEXF: a `side` node attribute, whose values are the leading sides.
+    let els = elements(&out().join("cooccurrence.gexf"));
+    assert!(els
+        .iter()
+        .any(|e| e.name == "attribute" && e.attrs.get("id").map(String::as_str) == Some("side")));
+    let mut label = String::new();
+    let mut seen = 0;
+    for e in &els {
+        if e.name == "node" {
+            label = e.attrs["label"].clone();
+        }
+        if e.name == "attvalue" && e.path.iter().any(|p| p == "node") && e.attrs["for"] == "side" {
+            assert_eq!(sides.get(&label), Some(&e.attrs["value"]), "{label}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "some node has a side");
+    // The report: circles carry the same sides; the dialogue table holds the
+    // strongest pairs of dialogue.csv.
+    let html = std::fs::read_to_string(out().join("report.html")).unwrap();
+    for part in html.split("<circle ").skip(1) {
+        let attr = |name: &str| {
+            part.split(&format!("{name}=\""))
+                .nth(1)
+                .map(|s| s.split('"').next().unwrap().to_string())
+        };
+        let (name, side, kind) = (
+            attr("data-name").unwrap(),
+            attr("data-side").unwrap(),
+            attr("data-type").unwrap(),
+        );
+        if kind == "person" || kind == "army" {
+            assert_eq!(
+                side,
+                sides.get(&name).cloned().unwrap_or_default(),
+                "{name}"
+            );
+        }
+    }
+    let pairs = records(&out().join("dialogue.csv")).len().min(30);
+    assert!(pairs > 0, "corpus/ has dialogue");
+    assert!(html.contains(&format!("data-view=\"dialogue\" data-pairs=\"{pairs}\"")));
+    let table = html
+        .split("data-view=\"dialogue\"")
+        .nth(1)
+        .unwrap()
+        .split("</table>")
+        .next()
+        .unwrap();
+    assert_eq!(table.matches("<tr><td").count(), pairs);
 }
