@@ -341,6 +341,26 @@ mod tests {
     }
 
     #[test]
+    fn a_users_alias_canonical_is_never_bound_away() {
+        let mut lex = Lexicon::builtin();
+        lex.add_aliases_text(std::path::Path::new("mine.tsv"), "韩爷\t韩老大\n")
+            .unwrap();
+        let r = Recognizer::new(lex);
+        let store = RunStore::new(&["韩千山说话。韩爷坐下。", "韩爷起身。韩千山出门。"]);
+        let runs = store.runs();
+        let decided = vec![
+            entity(EntityType::Person, "韩千山"),
+            entity(EntityType::Person, "韩爷"),
+        ];
+        let names: BTreeSet<String> = r
+            .bind_title_forms(decided, &runs)
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(names, ["韩千山".to_string(), "韩爷".to_string()].into());
+    }
+
+    #[test]
     fn a_bound_form_brings_its_count_and_evidence() {
         let store = RunStore::new(&["韩千山说话。韩爷坐下。"]);
         let runs = store.runs();
