@@ -5,34 +5,20 @@
 //! are merged in chapter order and sorted, so any thread count gives the same
 //! tables.
 
-use crate::chapter::{
-    context_around, paragraphs, sentences, split_chapters, HeadingMatcher, MAX_CONTEXT_CHARS,
-};
-use crate::clean::clean;
-use crate::decode::decode;
+use crate::book::ChapterText;
+use crate::chapter::{context_around, paragraphs, sentences, MAX_CONTEXT_CHARS};
 use crate::entity::{Catalog, EntityId, EntityType, Mention, Recognizer};
-use crate::error::{Error, Result};
-use crate::input::SourcePath;
-use crate::output::{
+use crate::relate::{relate_book, RelateTables};
+use crate::rows::{
     ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow, TimelineRow,
 };
-use crate::relate::{relate_book, RelateTables};
-use crate::script::{Converter, Normalized};
+use crate::script::Converter;
 use crate::segment::{Cuts, Segmenter};
 use crate::stats::{Cooccurrence, Site, TagSource, Window, WordTable};
 use crate::views::ChapterCounts;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
-
-/// How to read the inputs.
-#[derive(Debug, Clone)]
-pub struct ReadOptions {
-    pub encoding: Option<&'static encoding_rs::Encoding>,
-    pub lossy: bool,
-    pub headings: HeadingMatcher,
-}
 
 /// How to count.
 #[derive(Debug, Clone)]
@@ -50,102 +36,6 @@ pub struct Engines<'a> {
     pub stopwords: &'a HashSet<String>,
     /// Writes entity names in Traditional (`--script traditional`).
     pub display: Option<&'a dyn Converter>,
-}
-
-/// One chapter ready for analysis.
-#[derive(Debug, Clone)]
-pub struct ChapterText {
-    pub title: String,
-    pub file: String,
-    pub encoding: &'static str,
-    pub junk_removed: usize,
-    pub text: Normalized,
-}
-
-/// A chapter read, decoded and cleaned, not yet normalized.
-#[derive(Debug, Clone)]
-pub struct CleanChapter {
-    pub title: String,
-    pub file: String,
-    pub encoding: &'static str,
-    pub junk_removed: usize,
-    pub text: String,
-}
-
-/// Reads, decodes, splits, cleans and normalizes the sources of one book.
-/// Sources that fail are returned with their error beside the chapters of the
-/// others, in input order.
-pub fn load_book(
-    sources: &[SourcePath],
-    read: &ReadOptions,
-    converter: &dyn Converter,
-) -> (Vec<ChapterText>, Vec<Error>) {
-    let (chapters, errors) = read_book(sources, read);
-    (normalize_book(chapters, converter), errors)
-}
-
-/// The first half of `load_book`: reads, decodes, splits and cleans (no
-/// converter needed, so it can run while the engines load).
-pub fn read_book(sources: &[SourcePath], read: &ReadOptions) -> (Vec<CleanChapter>, Vec<Error>) {
-    let per_source: Vec<Result<Vec<CleanChapter>>> = sources
-        .par_iter()
-        .map(|source| read_source(source, read))
-        .collect();
-    let mut chapters = Vec::new();
-    let mut errors = Vec::new();
-    for r in per_source {
-        match r {
-            Ok(c) => chapters.extend(c),
-            Err(e) => errors.push(e),
-        }
-    }
-    (chapters, errors)
-}
-
-/// The second half of `load_book`: script normalization, chapters in parallel.
-pub fn normalize_book(chapters: Vec<CleanChapter>, converter: &dyn Converter) -> Vec<ChapterText> {
-    chapters
-        .into_par_iter()
-        .map(|c| ChapterText {
-            title: c.title,
-            file: c.file,
-            encoding: c.encoding,
-            junk_removed: c.junk_removed,
-            text: Normalized::new(c.text, converter),
-        })
-        .collect()
-}
-
-fn read_source(source: &SourcePath, read: &ReadOptions) -> Result<Vec<CleanChapter>> {
-    let bytes = source.read()?;
-    let path = source.path();
-    let decoded = decode(&path, &bytes, read.encoding, read.lossy)?;
-    drop(bytes);
-    let stem = file_stem(&path);
-    let raw = split_chapters(&decoded.text, &read.headings, &stem);
-    if raw.is_empty() {
-        return Err(Error::Empty { path });
-    }
-    let file = source.display();
-    Ok(raw
-        .into_par_iter()
-        .map(|c| {
-            let cleaned = clean(&c.text);
-            CleanChapter {
-                title: c.title,
-                file: file.clone(),
-                encoding: decoded.encoding,
-                junk_removed: cleaned.junk_removed,
-                text: cleaned.text,
-            }
-        })
-        .collect())
-}
-
-fn file_stem(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_else(|| "-".to_string())
 }
 
 /// Every table of one book, ready to write.
@@ -241,7 +131,7 @@ pub fn count_cut_book(
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
     assert_eq!(chapters.len(), cuts.len(), "one Cuts per chapter");
-    let nested = nested_factions(catalog);
+    let nested = catalog.nested_factions();
     let names: Vec<String> = catalog
         .entities()
         .par_iter()
@@ -658,32 +548,6 @@ fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> PairRows {
             .then_with(|| ia.cmp(ib))
     });
     rows
-}
-
-/// For each army whose name starts with a faction's (契丹兵 → 契丹), that
-/// faction, so a faction named only inside army names is still counted.
-pub fn nested_factions(catalog: &Catalog) -> HashMap<EntityId, EntityId> {
-    let factions: Vec<(EntityId, &str)> = catalog
-        .entities()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.kind == EntityType::Faction)
-        .map(|(i, e)| (i as EntityId, e.name.as_str()))
-        .collect();
-    let mut out = HashMap::new();
-    for (i, e) in catalog.entities().iter().enumerate() {
-        if e.kind != EntityType::Army {
-            continue;
-        }
-        let best = factions
-            .iter()
-            .filter(|(_, f)| e.name.starts_with(f) && e.name.len() > f.len())
-            .max_by_key(|(_, f)| f.len());
-        if let Some(&(fid, _)) = best {
-            out.insert(i as EntityId, fid);
-        }
-    }
-    out
 }
 
 fn display_name(engines: &Engines, name: &str) -> String {

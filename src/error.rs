@@ -46,8 +46,8 @@ pub enum Error {
     ChapterPattern(String),
     #[error("{path}: output folder holds files that zhnovel did not write (no run.json); use --force to write into it anyway")]
     ForeignOutput { path: PathBuf },
-    #[error("{path}: another zhnovel run is writing into this folder (it holds {lock}); wait for it to finish, or choose another -o", lock = crate::outdir::LOCK)]
-    Locked { path: PathBuf },
+    #[error("{path}: another zhnovel run is writing into this folder (it holds {lock}); wait for it to finish, or choose another -o")]
+    Locked { path: PathBuf, lock: &'static str },
     #[error("{path}: cannot write: {source}")]
     Write {
         path: PathBuf,

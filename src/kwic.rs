@@ -2,8 +2,9 @@
 //! text around it, from the same mention rows as mentions.csv, so that a
 //! line's (chapter, offset) is a mention's (chapter, start).
 
-use crate::analysis::{BookTables, ChapterText};
-use crate::output::{EntityRow, KwicRow};
+use crate::analysis::BookTables;
+use crate::book::ChapterText;
+use crate::rows::{EntityRow, KwicRow};
 use crate::script::Converter;
 
 /// The entity a name asks for: the first row of entities.csv (most

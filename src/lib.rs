@@ -22,6 +22,7 @@
 //! ```
 
 pub mod analysis;
+pub mod book;
 pub mod book_eval;
 pub mod chapter;
 pub mod clean;
@@ -29,12 +30,13 @@ pub mod decode;
 pub mod entity;
 pub mod error;
 pub mod eval;
+pub mod hash;
 pub mod input;
 pub mod kwic;
 pub mod numerals;
-pub mod outdir;
 pub mod output;
 pub mod relate;
+pub mod rows;
 pub mod script;
 pub mod segment;
 pub mod stats;

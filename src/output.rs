@@ -5,20 +5,21 @@
 //! absent; `outdir` makes a run's folder complete or absent as a whole.
 
 use crate::error::{Error, Result};
-use serde::{Serialize, Serializer};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 mod graph;
+pub mod outdir;
 mod report;
 mod sqlite;
 mod views;
+use crate::rows::Columns;
 pub use graph::{type_colour, write_gexf, write_graphml};
+use outdir::MANIFEST;
 pub use report::{write_report, ReportInfo};
 pub use sqlite::{Sqlite, SQLITE};
-pub use views::{write_kwic_plain, write_typed_json, ChapterPairRow, KwicRow, TimelineRow};
+pub use views::{write_kwic_plain, write_typed_json};
 
 /// File format of the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,140 +38,6 @@ impl TableFormat {
         }
     }
 }
-
-pub use crate::outdir::{Manifest, MANIFEST};
-
-/// entities.csv
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct EntityRow {
-    pub entity: String,
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub count: u64,
-    pub chapters: u64,
-    pub first_chapter: usize,
-    pub original: String,
-    pub variants: String,
-    pub aliases: String,
-    pub evidence: String,
-    pub confidence: String,
-}
-
-/// mentions.csv
-///
-/// Its strings are shared: a book has hundreds of thousands of mentions but
-/// far fewer names, spellings and sentences holding them, and a shared
-/// string costs no allocation per row.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct MentionRow {
-    pub chapter: usize,
-    #[serde(serialize_with = "shared_str")]
-    pub entity: Arc<str>,
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    #[serde(serialize_with = "shared_str")]
-    pub surface: Arc<str>,
-    pub start: usize,
-    pub end: usize,
-    #[serde(serialize_with = "shared_str")]
-    pub sentence: Arc<str>,
-}
-
-/// Writes an `Arc<str>` as the string it holds (as a `String` is written).
-fn shared_str<S: Serializer>(s: &Arc<str>, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-    serializer.serialize_str(s)
-}
-
-/// cooccurrence.csv
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct CooccurrenceRow {
-    pub source: String,
-    pub target: String,
-    pub source_type: &'static str,
-    pub target_type: &'static str,
-    pub count: u64,
-    pub pmi: String,
-}
-
-/// frequency.csv
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct FrequencyRow {
-    pub word: String,
-    pub pos: String,
-    pub count: u64,
-    pub chapters: u64,
-}
-
-/// chapters.csv
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct ChapterRow {
-    pub index: usize,
-    pub title: String,
-    pub file: String,
-    pub encoding: &'static str,
-    pub characters: usize,
-    pub words: usize,
-    pub mentions: usize,
-    pub junk_removed: usize,
-}
-
-/// A row type: its column names, in serialization order, so that an empty
-/// table still gets its header.
-pub trait Columns: Serialize {
-    const COLUMNS: &'static [&'static str];
-}
-
-macro_rules! columns {
-    ($t:ty, [$($c:literal),*]) => {
-        impl Columns for $t {
-            const COLUMNS: &'static [&'static str] = &[$($c),*];
-        }
-    };
-}
-columns!(
-    EntityRow,
-    [
-        "entity",
-        "type",
-        "count",
-        "chapters",
-        "first_chapter",
-        "original",
-        "variants",
-        "aliases",
-        "evidence",
-        "confidence"
-    ]
-);
-columns!(
-    MentionRow,
-    ["chapter", "entity", "type", "surface", "start", "end", "sentence"]
-);
-columns!(
-    CooccurrenceRow,
-    [
-        "source",
-        "target",
-        "source_type",
-        "target_type",
-        "count",
-        "pmi"
-    ]
-);
-columns!(FrequencyRow, ["word", "pos", "count", "chapters"]);
-columns!(
-    ChapterRow,
-    [
-        "index",
-        "title",
-        "file",
-        "encoding",
-        "characters",
-        "words",
-        "mentions",
-        "junk_removed"
-    ]
-);
 
 /// Writes rows to any writer in the given format (used for stdout too).
 pub fn write_rows<W: Write, R: Columns>(
@@ -313,6 +180,7 @@ pub fn test_pause(point: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rows::FrequencyRow;
 
     #[test]
     fn csv_has_bom_header_and_crlf() {

@@ -5,6 +5,7 @@
 //! thread count gives the same tables.
 
 use crate::entity::EntityId;
+use crate::hash::FxMap;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -517,11 +518,6 @@ fn add_source<'a>(list: &mut Vec<(TagSource<'a>, u64)>, source: TagSource<'a>, n
         None => list.push((source, n)),
     }
 }
-
-/// A hash map with rustc's FxHasher (the rustc-hash crate): fast for the
-/// short keys counted here, and deterministic (the tables never depend on
-/// iteration order anyway).
-pub type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Co-occurrence counts. Associative: windows, per-entity window counts and
 /// pair counts all add up across chapters.

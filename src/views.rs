@@ -3,9 +3,9 @@
 //! computed from the count stage's tables; `output` formats it.
 
 use crate::entity::{EntityId, EntityType};
-use crate::output::{ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, TimelineRow};
+use crate::hash::FxMap;
 use crate::relate::{DialogueRow, RelationRow};
-use crate::stats::FxMap;
+use crate::rows::{ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, TimelineRow};
 use std::collections::HashMap;
 
 /// One chapter's counts, as the count stage makes them: mentions per entity

@@ -15,6 +15,8 @@ mod curation;
 mod encodings;
 #[path = "integration/golden.rs"]
 mod golden;
+#[path = "integration/layout.rs"]
+mod layout;
 #[path = "integration/model.rs"]
 mod model;
 #[path = "integration/regression.rs"]

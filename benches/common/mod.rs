@@ -5,7 +5,8 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use zhnovel::analysis::{CountOptions, Engines, ReadOptions};
+use zhnovel::analysis::{CountOptions, Engines};
+use zhnovel::book::ReadOptions;
 use zhnovel::chapter::HeadingMatcher;
 use zhnovel::entity::{Lexicon, Recognizer};
 use zhnovel::script::{FerrousConverter, ScriptConfig};

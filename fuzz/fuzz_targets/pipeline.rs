@@ -6,7 +6,8 @@
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
 use std::sync::OnceLock;
-use zhnovel::analysis::{analyze_book, normalize_book, CleanChapter, CountOptions, Engines};
+use zhnovel::analysis::{analyze_book, CountOptions, Engines};
+use zhnovel::book::{normalize_book, CleanChapter};
 use zhnovel::chapter::{split_chapters, HeadingMatcher};
 use zhnovel::clean::clean;
 use zhnovel::decode::decode;

@@ -7,10 +7,12 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use zhnovel::analysis::{analyze_book, normalize_book, read_book, BookTables};
+use zhnovel::analysis::{analyze_book, BookTables};
+use zhnovel::book::{normalize_book, read_book};
 use zhnovel::input::{collect_sources, collect_sources_keep_going, natural_cmp, SourcePath};
-use zhnovel::outdir::{Manifest, OutputDir};
-use zhnovel::output::{write_table, Columns, TableFormat};
+use zhnovel::output::outdir::{Manifest, OutputDir};
+use zhnovel::output::{write_table, TableFormat};
+use zhnovel::rows::Columns;
 use zhnovel::segment::warm_up_tagger;
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {

@@ -8,7 +8,8 @@ use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 use zhnovel::entity::EntityType;
-use zhnovel::output::{write_rows, Columns, TableFormat};
+use zhnovel::output::{write_rows, TableFormat};
+use zhnovel::rows::Columns;
 
 #[derive(Serialize)]
 struct CandidateRow {

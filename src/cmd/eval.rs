@@ -4,12 +4,13 @@
 use crate::cli::{EvalArgs, Plan};
 use anyhow::Result;
 use std::process::ExitCode;
-use zhnovel::analysis::{analyze_book, load_book};
+use zhnovel::analysis::analyze_book;
+use zhnovel::book::load_book;
 use zhnovel::book_eval::{score_book, ScoredRow};
 use zhnovel::entity::EntityType;
 use zhnovel::eval::{score, Extracted, Gold, Report};
 use zhnovel::input::collect_sources;
-use zhnovel::output::EntityRow;
+use zhnovel::rows::EntityRow;
 use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
 use zhnovel::train::BookKey;
 

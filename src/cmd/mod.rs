@@ -15,7 +15,7 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use zhnovel::analysis::{load_book, ChapterText};
+use zhnovel::book::{load_book, ChapterText};
 use zhnovel::input::collect_sources;
 
 use crate::cli::Plan;

@@ -6,9 +6,6 @@
 //! A run is a maximal stretch of Han characters: punctuation, digits, Latin
 //! letters and line breaks end a run, so no candidate ever crosses them.
 
-/// The fast hasher of the statistics stage, for the short keys counted here.
-pub use crate::stats::FxMap;
-
 /// A set of characters: a bitmap over the Basic Multilingual Plane (where
 /// Han characters live) and a small list for the rest. Looked up at every
 /// character of a book, so it must cost nothing.

@@ -89,6 +89,32 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// For each army whose name starts with a faction's (契丹兵 → 契丹), that
+    /// faction, so a faction named only inside army names is still counted.
+    pub fn nested_factions(&self) -> std::collections::HashMap<EntityId, EntityId> {
+        let factions: Vec<(EntityId, &str)> = self
+            .entities()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.kind == EntityType::Faction)
+            .map(|(i, e)| (i as EntityId, e.name.as_str()))
+            .collect();
+        let mut out = std::collections::HashMap::new();
+        for (i, e) in self.entities().iter().enumerate() {
+            if e.kind != EntityType::Army {
+                continue;
+            }
+            let best = factions
+                .iter()
+                .filter(|(_, f)| e.name.starts_with(f) && e.name.len() > f.len())
+                .max_by_key(|(_, f)| f.len());
+            if let Some(&(fid, _)) = best {
+                out.insert(i as EntityId, fid);
+            }
+        }
+        out
+    }
+
     /// Builds the matcher. Entities are sorted (type, then name) so ids are
     /// deterministic whatever order they were found in.
     pub fn new(mut entities: Vec<Entity>) -> Catalog {

@@ -5,8 +5,8 @@
 //! (lists stay `|`-separated). Indexes on the entity and chapter columns.
 
 use super::views::DECIMAL_COLUMNS;
-use super::Columns;
 use crate::error::{Error, Result};
+use crate::rows::Columns;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};

@@ -1,51 +1,8 @@
-//! Rows of the chapter tables (timeline.csv, cooccurrence-chapters.csv) and
-//! typed JSON Lines: numbers as numbers, `|`-separated lists as arrays.
+//! The concordance's plain view and typed JSON Lines: numbers as numbers,
+//! `|`-separated lists as arrays.
 
-use super::Columns;
-use serde::Serialize;
+use crate::rows::{Columns, KwicRow};
 use std::io::Write;
-
-/// timeline.csv
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct TimelineRow {
-    pub entity: String,
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub chapter: usize,
-    pub title: String,
-    pub count: u64,
-}
-
-/// cooccurrence-chapters.csv
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct ChapterPairRow {
-    pub source: String,
-    pub target: String,
-    pub chapter: usize,
-    pub count: u64,
-}
-
-/// A line of `zhnovel kwic --format csv`.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct KwicRow {
-    pub chapter: usize,
-    /// The mention's `start` in mentions.csv.
-    pub offset: usize,
-    pub left: String,
-    /// The mention as written.
-    #[serde(rename = "match")]
-    pub matched: String,
-    pub right: String,
-    pub entity: String,
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-}
-
-impl Columns for KwicRow {
-    const COLUMNS: &'static [&'static str] = &[
-        "chapter", "offset", "left", "match", "right", "entity", "type",
-    ];
-}
 
 /// The plain view of concordance lines: chapter and offset, the left
 /// context right-aligned by display width (a CJK character is two columns),
@@ -64,14 +21,6 @@ pub fn write_kwic_plain<W: Write>(out: &mut W, rows: &[KwicRow]) -> std::io::Res
         )?;
     }
     Ok(())
-}
-
-impl Columns for TimelineRow {
-    const COLUMNS: &'static [&'static str] = &["entity", "type", "chapter", "title", "count"];
-}
-
-impl Columns for ChapterPairRow {
-    const COLUMNS: &'static [&'static str] = &["source", "target", "chapter", "count"];
 }
 
 /// Columns that hold `|`-separated lists in CSV: arrays of strings in JSON.
@@ -120,7 +69,7 @@ mod tests {
 
     #[test]
     fn lists_become_arrays_and_decimals_numbers() {
-        #[derive(Serialize)]
+        #[derive(serde::Serialize)]
         struct Row {
             entity: &'static str,
             count: u64,

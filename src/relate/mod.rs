@@ -14,7 +14,7 @@ pub mod relations;
 pub mod rows;
 pub mod sides;
 
-use crate::analysis::{nested_factions, ChapterText};
+use crate::book::ChapterText;
 use crate::entity::{Catalog, EntityId, EntityType, Mention};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -216,7 +216,7 @@ pub struct RelateTables {
 /// in the tables.
 pub fn relate_book(chapters: &[ChapterText], catalog: &Catalog, names: &[String]) -> RelateTables {
     let cues = Cues::builtin();
-    let nested = nested_factions(catalog);
+    let nested = catalog.nested_factions();
     let per_chapter: Vec<(Vec<QuoteRow>, relations::Evidence)> = chapters
         .par_iter()
         .enumerate()

@@ -16,7 +16,7 @@
 //! happens or not, and no column claims an outcome.
 
 use super::{ends_with_any, starts_with_any, Cues, Span};
-use crate::analysis::ChapterText;
+use crate::book::ChapterText;
 use crate::chapter::sentences;
 use crate::entity::{EntityId, EntityType};
 use std::collections::HashMap;
@@ -307,7 +307,7 @@ mod tests {
 
     fn run(text: &str) -> Vec<(String, &'static str, String)> {
         let catalog = catalog();
-        let nested = crate::analysis::nested_factions(&catalog);
+        let nested = catalog.nested_factions();
         let spans = super::super::spans(text, &catalog, &nested, &Cues::builtin());
         read_sentence(text, &spans, &Cues::builtin())
             .into_iter()

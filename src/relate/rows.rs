@@ -3,7 +3,7 @@
 
 use super::quotes::Quote;
 use crate::entity::EntityId;
-use crate::output::Columns;
+use crate::rows::Columns;
 use crate::script::Normalized;
 use serde::Serialize;
 use std::collections::HashMap;

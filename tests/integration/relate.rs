@@ -6,7 +6,7 @@
 use crate::util::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use zhnovel::analysis::{load_book, ReadOptions};
+use zhnovel::book::{load_book, ReadOptions};
 use zhnovel::chapter::HeadingMatcher;
 use zhnovel::input::collect_sources;
 use zhnovel::script::{FerrousConverter, ScriptConfig};

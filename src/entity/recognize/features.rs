@@ -13,7 +13,7 @@
 //!   without a cue list naming 看 or 站.
 
 use super::{side_entropy, Measured, Recognizer, Stat, Tag, LOCATIVES};
-use crate::entity::corpus::FxMap;
+use crate::hash::FxMap;
 
 /// The features, in the order `Recognizer::features` computes them.
 pub const FEATURES: [&str; 54] = [

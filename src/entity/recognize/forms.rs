@@ -15,8 +15,9 @@
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{Decided, Recognizer};
-use crate::entity::corpus::{FxMap, Runs};
+use crate::entity::corpus::Runs;
 use crate::entity::EntityType;
+use crate::hash::FxMap;
 use aho_corasick::{AhoCorasick, MatchKind};
 
 /// Share of a form's mentions that must go to one person to bind it.

@@ -101,6 +101,7 @@ impl OutputDir {
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Err(Error::Locked {
                     path: root.to_path_buf(),
+                    lock: LOCK,
                 })
             }
             Err(std::fs::TryLockError::Error(source)) => {
