@@ -39,6 +39,7 @@ pub mod relate;
 pub mod rows;
 pub mod script;
 pub mod segment;
+pub mod shelf;
 pub mod stats;
 pub mod train;
 pub mod views;

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Command::Entities(a) => cmd::entities::run(a, quiet),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Kwic(a) => cmd::kwic::run(a, quiet),
+        Command::Merge(a) => cmd::merge::run(a, quiet),
         Command::Train(a) => cmd::train::run(a),
     };
     match result {

@@ -186,3 +186,41 @@ impl Columns for TimelineRow {
 impl Columns for ChapterPairRow {
     const COLUMNS: &'static [&'static str] = &["source", "target", "chapter", "count"];
 }
+
+/// books.csv of a shelf (`analyze --books`, `merge`): one row per book.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BookRow {
+    pub book: String,
+    pub chapters: usize,
+    pub characters: usize,
+    pub words: usize,
+    pub entities: usize,
+    pub mentions: usize,
+}
+
+/// entities.csv of a shelf: an entity's totals over the books.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ShelfEntityRow {
+    pub entity: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub count: u64,
+    pub books: u64,
+    pub chapters: u64,
+}
+
+columns!(
+    BookRow,
+    [
+        "book",
+        "chapters",
+        "characters",
+        "words",
+        "entities",
+        "mentions"
+    ]
+);
+columns!(
+    ShelfEntityRow,
+    ["entity", "type", "count", "books", "chapters"]
+);

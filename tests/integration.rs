@@ -23,5 +23,7 @@ mod model;
 mod regression;
 #[path = "integration/relate.rs"]
 mod relate;
+#[path = "integration/shelf.rs"]
+mod shelf;
 #[path = "integration/views.rs"]
 mod views;

@@ -78,6 +78,11 @@ pub enum Command {
         after_help = "Examples:\n  zhnovel kwic 鲁智深 corpus/shuihu/\n  zhnovel kwic 魯達 corpus/shuihu/ --width 20 --format csv"
     )]
     Kwic(KwicArgs),
+    /// Merge book folders written by separate `analyze` runs into one shelf (as `analyze --books`).
+    #[command(
+        after_help = "Example:\n  parallel zhnovel analyze {} -o runs/{/.} ::: shelf/*.txt\n  zhnovel merge runs/* -o shelf-out/"
+    )]
+    Merge(MergeArgs),
 }
 
 /// How inputs are read and normalized: what `analyze`, `entities`,
@@ -280,6 +285,19 @@ fn parse_window(s: &str) -> Result<Window, String> {
     Window::parse(s).ok_or_else(|| {
         format!("'{s}' is not sentence, paragraph, chapter or a number of characters")
     })
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output folders of `zhnovel analyze`, one book each, named after the book.
+    #[arg(required = true, value_name = "BOOK_DIR")]
+    pub books: Vec<PathBuf>,
+    /// Folder for the shelf: each book's tables in `<book>/`, books.csv and entities.csv.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Write into a folder that zhnovel did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]

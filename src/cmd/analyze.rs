@@ -3,17 +3,15 @@
 use crate::cli::{make_converter, read_options, AnalyzeArgs, Dictionaries, FormatArg, Plan};
 use crate::cmd::progress_bar;
 use anyhow::Result;
-use serde::Serialize;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use zhnovel::analysis::{analyze_book, BookTables};
 use zhnovel::book::{normalize_book, read_book};
-use zhnovel::input::{collect_sources, collect_sources_keep_going, natural_cmp, SourcePath};
+use zhnovel::input::{collect_sources, collect_sources_keep_going};
 use zhnovel::output::outdir::{Manifest, OutputDir};
 use zhnovel::output::{write_table, TableFormat};
-use zhnovel::rows::Columns;
 use zhnovel::segment::warm_up_tagger;
+use zhnovel::shelf::{shelf_books, BookSummary, ShelfTables};
 
 pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
     let started = std::time::Instant::now();
@@ -30,7 +28,13 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         || -> Result<_> {
             let read = read_options(&args.input.decode, &args.input.chapters)?;
             let (books, missing) = if args.books {
-                (shelf_books(&args.paths)?, Vec::new())
+                (
+                    shelf_books(&args.paths)?
+                        .into_iter()
+                        .map(|b| (b.name, b.sources))
+                        .collect(),
+                    Vec::new(),
+                )
             } else if args.keep_going {
                 let (sources, missing) = collect_sources_keep_going(&args.paths);
                 (vec![(String::new(), sources)], missing)
@@ -103,7 +107,7 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         super::views::write_views(&dir, args, name, &tables)?;
         summaries.push((name.clone(), super::views::summary(&tables)));
         if !name.is_empty() {
-            shelf.add(name, &tables);
+            shelf.add(BookSummary::of_tables(name, &tables));
         }
         // The book's intermediate data is dropped here, before the next book.
     }
@@ -113,7 +117,9 @@ pub fn run(args: &AnalyzeArgs, quiet: bool) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     if args.books {
-        shelf.write(out.staging(), plan.format)?;
+        let (books, entities) = shelf.into_rows();
+        write_table(out.staging(), "books", plan.format, &books)?;
+        write_table(out.staging(), "entities", plan.format, &entities)?;
     }
     let manifest = Manifest {
         tool: "zhnovel",
@@ -210,118 +216,4 @@ fn options_json(args: &AnalyzeArgs) -> serde_json::Value {
         "graph_all": args.views.graph_all,
         "report": !args.views.no_report,
     })
-}
-
-/// `--books`: each top-level file or folder inside each path is one book,
-/// named by its file stem or folder name.
-fn shelf_books(paths: &[PathBuf]) -> Result<Vec<(String, Vec<SourcePath>)>> {
-    let mut books = Vec::new();
-    for path in paths {
-        let entries =
-            std::fs::read_dir(path).map_err(|_| zhnovel::Error::Missing { path: path.clone() })?;
-        let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-        items
-            .retain(|p| p.is_dir() || p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")));
-        items.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
-        for item in items {
-            let name = item
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_string())
-                .unwrap_or_default();
-            books.push((name, collect_sources(&[item])?));
-        }
-    }
-    if books.is_empty() {
-        return Err(zhnovel::Error::NoText {
-            path: paths[0].clone(),
-        }
-        .into());
-    }
-    Ok(books)
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct BookRow {
-    book: String,
-    chapters: usize,
-    characters: usize,
-    words: usize,
-    entities: usize,
-    mentions: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct ShelfEntityRow {
-    entity: String,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    count: u64,
-    books: u64,
-    chapters: u64,
-}
-
-impl Columns for BookRow {
-    const COLUMNS: &'static [&'static str] = &[
-        "book",
-        "chapters",
-        "characters",
-        "words",
-        "entities",
-        "mentions",
-    ];
-}
-impl Columns for ShelfEntityRow {
-    const COLUMNS: &'static [&'static str] = &["entity", "type", "count", "books", "chapters"];
-}
-
-/// Corpus-level tables of a shelf: small per-book summaries, kept while the
-/// books' own data is released.
-#[derive(Default)]
-struct ShelfTables {
-    books: Vec<BookRow>,
-    entities: HashMap<(String, &'static str), (u64, u64, u64)>,
-}
-
-impl ShelfTables {
-    fn add(&mut self, name: &str, t: &BookTables) {
-        self.books.push(BookRow {
-            book: name.to_string(),
-            chapters: t.chapters.len(),
-            characters: t.chapters.iter().map(|c| c.characters).sum(),
-            words: t.chapters.iter().map(|c| c.words).sum(),
-            entities: t.entities.len(),
-            mentions: t.mentions.len(),
-        });
-        for e in &t.entities {
-            let s = self.entities.entry((e.entity.clone(), e.kind)).or_default();
-            s.0 += e.count;
-            s.1 += 1;
-            s.2 += e.chapters;
-        }
-    }
-
-    fn write(self, dir: &Path, format: TableFormat) -> Result<()> {
-        write_table(dir, "books", format, &self.books)?;
-        let mut rows: Vec<ShelfEntityRow> = self
-            .entities
-            .into_iter()
-            .map(
-                |((entity, kind), (count, books, chapters))| ShelfEntityRow {
-                    entity,
-                    kind,
-                    count,
-                    books,
-                    chapters,
-                },
-            )
-            .collect();
-        rows.sort_by(|a, b| {
-            b.count
-                .cmp(&a.count)
-                .then_with(|| a.entity.cmp(&b.entity))
-                .then_with(|| a.kind.cmp(b.kind))
-        });
-        write_table(dir, "entities", format, &rows)?;
-        Ok(())
-    }
 }

@@ -6,6 +6,7 @@ pub mod discover;
 pub mod entities;
 pub mod eval;
 pub mod kwic;
+pub mod merge;
 pub mod segment;
 pub mod split;
 pub mod train;
