@@ -24,18 +24,18 @@ fn main() -> ExitCode {
             .build_global()
             .expect("the global thread pool is built once, first");
     }
-    let result = match &cli.command {
-        Command::Analyze(a) => cmd::analyze::run(a, quiet),
-        Command::Split(a) => cmd::split::run(a, quiet),
-        Command::Convert(a) => cmd::convert::run(a),
-        Command::Segment(a) => cmd::segment::run(a),
-        Command::Discover(a) => cmd::discover::run(a),
-        Command::Entities(a) => cmd::entities::run(a, quiet),
-        Command::Eval(a) => cmd::eval::run(a),
-        Command::Kwic(a) => cmd::kwic::run(a, quiet),
-        Command::Merge(a) => cmd::merge::run(a, quiet),
-        Command::Train(a) => cmd::train::run(a),
-    };
+    let result = cli::Plan::new(&cli).and_then(|plan| match &cli.command {
+        Command::Analyze(a) => cmd::analyze::run(&plan, a),
+        Command::Split(a) => cmd::split::run(&plan, a),
+        Command::Convert(a) => cmd::convert::run(&plan, a),
+        Command::Segment(a) => cmd::segment::run(&plan, a),
+        Command::Discover(a) => cmd::discover::run(&plan, a),
+        Command::Entities(a) => cmd::entities::run(&plan, a),
+        Command::Eval(a) => cmd::eval::run(&plan, a),
+        Command::Kwic(a) => cmd::kwic::run(&plan, a),
+        Command::Train(a) => cmd::train::run(&plan, a),
+        Command::Merge(a) => cmd::merge::run(&plan, a),
+    });
     match result {
         Ok(code) => code,
         Err(err) => {

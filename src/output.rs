@@ -9,12 +9,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+mod book;
 mod graph;
 pub mod outdir;
 mod report;
 mod sqlite;
 mod views;
 use crate::rows::Columns;
+pub use book::{write_book, write_book_sqlite};
 pub use graph::{type_colour, write_gexf, write_graphml};
 use outdir::MANIFEST;
 pub use report::{write_report, ReportInfo};

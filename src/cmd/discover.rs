@@ -2,7 +2,6 @@
 //! type, as a table or as jieba user-dictionary lines to review and keep.
 
 use crate::cli::{DiscoverArgs, DiscoverFormat, Plan};
-use crate::cmd::read_book;
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
@@ -35,14 +34,13 @@ impl Columns for CandidateRow {
     ];
 }
 
-pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
-    let plan = Plan::new(&args.input, &args.lexicon, None)?;
-    let chapters = read_book(&plan, &args.paths)?;
+pub fn run(plan: &Plan, args: &DiscoverArgs) -> Result<ExitCode> {
+    let chapters = plan.read_book(&args.paths)?;
     let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
     if args.format == DiscoverFormat::Names {
-        return write_names(&plan, &texts, args.top);
+        return write_names(plan, &texts, args.top);
     }
-    let candidates = plan.recognizer.candidates(&texts);
+    let candidates = plan.recognizer()?.candidates(&texts);
     let top = candidates.into_iter().take(args.top);
     let out = std::io::stdout().lock();
     let write_err = |source| zhnovel::Error::Write {
@@ -55,7 +53,7 @@ pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
             for c in top {
                 // Frequency: enough for jieba to keep the word whole.
                 let freq = plan
-                    .segmenter
+                    .segmenter()?
                     .jieba()
                     .suggest_freq(&c.word)
                     .max(c.count as usize * 10);
@@ -90,7 +88,7 @@ pub fn run(args: &DiscoverArgs) -> Result<ExitCode> {
 /// The book's entities, most mentioned first, as `--names` lines:
 /// `name<TAB>type[<TAB>alias|alias]`.
 fn write_names(plan: &Plan, texts: &[&str], top: usize) -> Result<ExitCode> {
-    let catalog = plan.recognizer.discover(texts);
+    let catalog = plan.recognizer()?.discover(texts);
     let mut counts = vec![0u64; catalog.len()];
     for t in texts {
         for m in catalog.find_mentions(t) {

@@ -14,11 +14,10 @@ use zhnovel::rows::EntityRow;
 use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
 use zhnovel::train::BookKey;
 
-pub fn run(args: &EvalArgs) -> Result<ExitCode> {
-    let plan = Plan::new(&args.input, &args.lexicon, None)?;
+pub fn run(plan: &Plan, args: &EvalArgs) -> Result<ExitCode> {
     let to_simplified = FerrousConverter::new(ScriptConfig::T2s)?;
     if let Some(key) = &args.key {
-        return run_book(args, &plan, key, &to_simplified);
+        return run_book(args, plan, key, &to_simplified);
     }
     let gold = Gold::load(
         args.gold
@@ -35,7 +34,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
         if !errors.is_empty() {
             return Err(errors.remove(0).into());
         }
-        let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| {});
+        let tables = analyze_book(&chapters, &plan.engines()?, &plan.count, &|| {});
         let extracted: Vec<Extracted> = tables
             .entities
             .iter()
@@ -81,8 +80,8 @@ fn run_book(
     to_simplified: &dyn Converter,
 ) -> Result<ExitCode> {
     let key = BookKey::load(key)?;
-    let chapters = crate::cmd::read_book(plan, &args.paths)?;
-    let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| {});
+    let chapters = plan.read_book(&args.paths)?;
+    let tables = analyze_book(&chapters, &plan.engines()?, &plan.count, &|| {});
     let rows: Vec<ScoredRow> = tables
         .entities
         .iter()

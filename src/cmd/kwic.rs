@@ -1,18 +1,16 @@
 //! `zhnovel kwic`: every mention of one entity in its context.
 
 use crate::cli::{KwicArgs, KwicFormat, Plan};
-use crate::cmd::{progress_bar, read_book};
 use anyhow::{bail, Result};
 use std::process::ExitCode;
 use zhnovel::analysis::analyze_book;
 use zhnovel::kwic::{find_entity, kwic};
 use zhnovel::output::{write_kwic_plain, write_rows, TableFormat};
 
-pub fn run(args: &KwicArgs, quiet: bool) -> Result<ExitCode> {
-    let plan = Plan::new(&args.input, &args.lexicon, None)?;
-    let chapters = read_book(&plan, &args.paths)?;
-    let bar = progress_bar(chapters.len(), quiet, "kwic");
-    let tables = analyze_book(&chapters, &plan.engines(), &plan.count, &|| bar.inc(1));
+pub fn run(plan: &Plan, args: &KwicArgs) -> Result<ExitCode> {
+    let chapters = plan.read_book(&args.paths)?;
+    let bar = plan.progress(chapters.len(), "kwic");
+    let tables = analyze_book(&chapters, &plan.engines()?, &plan.count, &|| bar.inc(1));
     bar.finish_and_clear();
     let Some(entity) = find_entity(&tables, &args.name, plan.converter.as_ref()) else {
         bail!("{}: not an entity of this book", args.name);

@@ -3,7 +3,7 @@
 //! with the tables a single `analyze --books` run writes: each book's files
 //! in `<book>/`, and books.csv and entities.csv over all of them.
 
-use crate::cli::MergeArgs;
+use crate::cli::{MergeArgs, Plan};
 use anyhow::Result;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use zhnovel::output::outdir::{Manifest, OutputDir, LOCK, MANIFEST, STAGING};
 use zhnovel::output::{write_table, TableFormat};
 use zhnovel::shelf::{book_name, BookSummary, ShelfTables};
 
-pub fn run(args: &MergeArgs, quiet: bool) -> Result<ExitCode> {
+pub fn run(plan: &Plan, args: &MergeArgs) -> Result<ExitCode> {
     // Books in natural order of their names, as `--books` orders a folder.
     let mut books: Vec<(String, &PathBuf)> = args.books.iter().map(|p| (book_name(p), p)).collect();
     books.sort_by(|a, b| natural_cmp(&a.0, &b.0));
@@ -49,17 +49,11 @@ pub fn run(args: &MergeArgs, quiet: bool) -> Result<ExitCode> {
     let (book_rows, entity_rows) = shelf.into_rows();
     write_table(out.staging(), "books", format, &book_rows)?;
     write_table(out.staging(), "entities", format, &entity_rows)?;
-    out.commit(Manifest {
-        tool: "zhnovel",
-        version: env!("CARGO_PKG_VERSION"),
-        inputs: args.books.iter().map(|p| p.display().to_string()).collect(),
-        options: serde_json::json!({ "merge": true }),
-        time: jiff::Timestamp::now()
-            .round(jiff::Unit::Second)
-            .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string()),
-        files: Vec::new(),
-    })?;
-    if !quiet {
+    out.commit(Manifest::now(
+        args.books.iter().map(|p| p.display().to_string()).collect(),
+        serde_json::json!({ "merge": true }),
+    ))?;
+    if !plan.quiet {
         eprintln!(
             "zhnovel: {} books merged → {}",
             book_rows.len(),

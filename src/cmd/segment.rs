@@ -3,33 +3,23 @@
 //! own command line. Words are cut on the Simplified form and printed as
 //! originally written.
 
-use crate::cli::{make_converter, SegmentArgs};
+use crate::cli::{Plan, SegmentArgs};
 use anyhow::Result;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use zhnovel::chapter::normalize_newlines;
-use zhnovel::decode::{decode, encoding_for_name};
+use zhnovel::decode::decode;
 use zhnovel::input::source_arg;
 use zhnovel::script::Normalized;
-use zhnovel::segment::Segmenter;
 
-pub fn run(args: &SegmentArgs) -> Result<ExitCode> {
-    let encoding = args
-        .decode
-        .encoding
-        .as_deref()
-        .map(encoding_for_name)
-        .transpose()?;
-    let converter = make_converter(&args.script)?;
-    let mut segmenter = Segmenter::new(!args.words.no_hmm);
-    for d in &args.words.dicts {
-        segmenter.load_user_dict(d)?;
-    }
+pub fn run(plan: &Plan, args: &SegmentArgs) -> Result<ExitCode> {
     let source = source_arg(args.file.as_deref())?;
     let bytes = source.read()?;
-    let text =
-        normalize_newlines(&decode(&source.path(), &bytes, encoding, args.decode.lossy)?.text);
-    let normalized = Normalized::new(text, converter.as_ref());
+    let text = normalize_newlines(
+        &decode(&source.path(), &bytes, plan.read.encoding, plan.read.lossy)?.text,
+    );
+    let normalized = Normalized::new(text, plan.converter.as_ref());
+    let segmenter = plan.segmenter()?;
     let stdout = std::io::stdout().lock();
     let mut out = BufWriter::new(stdout);
     let write_err = |source| zhnovel::Error::Write {

@@ -1,7 +1,7 @@
 //! `zhnovel split`: a whole-novel file → one UTF-8 file per chapter, named
 //! with a zero-padded index and the title.
 
-use crate::cli::{read_options, SplitArgs};
+use crate::cli::{Plan, SplitArgs};
 use anyhow::Result;
 use std::process::ExitCode;
 use zhnovel::chapter::split_chapters;
@@ -9,8 +9,8 @@ use zhnovel::decode::decode;
 use zhnovel::input::SourcePath;
 use zhnovel::output::{atomic_write, prepare_output_dir};
 
-pub fn run(args: &SplitArgs, quiet: bool) -> Result<ExitCode> {
-    let read = read_options(&args.decode, &args.chapters)?;
+pub fn run(plan: &Plan, args: &SplitArgs) -> Result<ExitCode> {
+    let read = &plan.read;
     let source = if args.novel.as_os_str() == "-" {
         SourcePath::Stdin
     } else if args.novel.is_file() {
@@ -41,7 +41,7 @@ pub fn run(args: &SplitArgs, quiet: bool) -> Result<ExitCode> {
             w.write_all(b"\n")
         })?;
     }
-    if !quiet {
+    if !plan.quiet {
         eprintln!(
             "zhnovel: {} chapters written to {}",
             chapters.len(),

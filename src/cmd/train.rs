@@ -2,7 +2,6 @@
 //! books and each chapter on its own, and fits the learned entity model.
 
 use crate::cli::{Plan, TrainArgs};
-use crate::cmd::read_book;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -13,7 +12,7 @@ use zhnovel::entity::FEATURES;
 use zhnovel::output::atomic_write;
 use zhnovel::train::{examples, load_not_names, BookKey};
 
-pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     if args.books.len() != args.keys.len() {
         bail!(
             "give one --key per --book ({} books, {} keys)",
@@ -21,7 +20,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             args.keys.len()
         );
     }
-    let plan = Plan::new(&args.input, &args.lexicon, None)?;
+    let recognizer = plan.recognizer()?;
     let mut all = Vec::new();
     let mut provenance = vec![
         format!("zhnovel {} entity model", env!("CARGO_PKG_VERSION")),
@@ -40,15 +39,15 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             Some(p) => load_not_names(&p)?,
             None => HashSet::new(),
         };
-        let chapters = read_book(&plan, std::slice::from_ref(book))?;
+        let chapters = plan.read_book(std::slice::from_ref(book))?;
         let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
-        let rows = plan.recognizer.feature_rows(&texts);
+        let rows = recognizer.feature_rows(&texts);
         let mut ex = examples(rows, &key, &not_names, true);
         let book_n = ex.len();
         // Every chapter on its own as well: short texts, small counts.
         let per_chapter: Vec<_> = texts
             .par_iter()
-            .map(|t| examples(plan.recognizer.feature_rows(&[t]), &key, &not_names, false))
+            .map(|t| examples(recognizer.feature_rows(&[t]), &key, &not_names, false))
             .collect();
         for e in per_chapter {
             ex.extend(e);

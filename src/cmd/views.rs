@@ -6,7 +6,7 @@ use crate::cli::AnalyzeArgs;
 use anyhow::Result;
 use std::path::Path;
 use zhnovel::analysis::BookTables;
-use zhnovel::output::{write_gexf, write_graphml, write_report, ReportInfo, Sqlite};
+use zhnovel::output::{write_gexf, write_graphml, write_report, ReportInfo};
 use zhnovel::views::{assign_sides, figures, network, report, top_dialogue, Selection};
 
 /// Writes the network files and the report of one book into `dir`.
@@ -96,21 +96,4 @@ pub fn summary(t: &BookTables) -> String {
         f.entities.iter().map(|e| e.1).sum::<usize>(),
         types.join(", ")
     )
-}
-
-/// `--format sqlite`: the book's tables in `dir/zhnovel.sqlite`.
-pub fn write_sqlite(dir: &Path, t: &BookTables) -> Result<()> {
-    let mut db = Sqlite::create(dir)?;
-    db.table("entities", &t.entities)?;
-    db.table("mentions", &t.mentions)?;
-    db.table("cooccurrence", &t.cooccurrence)?;
-    db.table("frequency", &t.frequency)?;
-    db.table("chapters", &t.chapters)?;
-    db.table("timeline", &t.timeline)?;
-    db.table("cooccurrence_chapters", &t.chapter_pairs)?;
-    db.table("quotes", &t.relate.quotes)?;
-    db.table("dialogue", &t.relate.dialogue)?;
-    db.table("relations", &t.relate.relations)?;
-    db.finish()?;
-    Ok(())
 }

@@ -42,6 +42,24 @@ pub struct Manifest {
     pub files: Vec<String>,
 }
 
+impl Manifest {
+    /// The manifest of a run finishing now (`files` are filled in by
+    /// `OutputDir::commit`).
+    pub fn now(inputs: Vec<String>, options: serde_json::Value) -> Manifest {
+        let now = jiff::Timestamp::now();
+        Manifest {
+            tool: "zhnovel",
+            version: env!("CARGO_PKG_VERSION"),
+            inputs,
+            options,
+            time: now
+                .round(jiff::Unit::Second)
+                .map_or_else(|_| now.to_string(), |t| t.to_string()),
+            files: Vec::new(),
+        }
+    }
+}
+
 /// An output folder opened for one run: locked, with a fresh staging folder.
 #[derive(Debug)]
 pub struct OutputDir {
