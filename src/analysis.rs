@@ -7,7 +7,7 @@
 
 use crate::book::ChapterText;
 use crate::chapter::{context_around, paragraphs, sentences, MAX_CONTEXT_CHARS};
-use crate::entity::{Catalog, EntityId, EntityType, Mention, Recognizer};
+use crate::entity::{Catalog, EntityId, Mention, Recognizer};
 use crate::relate::{relate_book, RelateTables};
 use crate::rows::{
     ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow, TimelineRow,
@@ -612,7 +612,7 @@ fn each_word<'a>(
                         emit(&text[pos..mention.start], pos, parent());
                     }
                     if emitted != Some(m) {
-                        let tag = pos_tag(catalog.get(mention.entity).kind);
+                        let tag = catalog.get(mention.entity).kind.jieba_tag();
                         emit(
                             &text[mention.start..mention.end],
                             mention.start,
@@ -634,14 +634,6 @@ fn each_word<'a>(
             }
         }
     });
-}
-
-fn pos_tag(kind: EntityType) -> &'static str {
-    match kind {
-        EntityType::Person => "nr",
-        EntityType::Place => "ns",
-        EntityType::Army | EntityType::Faction => "nt",
-    }
 }
 
 /// Byte → character offsets in one text, for offsets asked in (roughly)

@@ -25,6 +25,7 @@ pub mod analysis;
 pub mod book;
 pub mod book_eval;
 pub mod chapter;
+pub mod charset;
 pub mod clean;
 pub mod decode;
 pub mod entity;

@@ -6,6 +6,7 @@
 //! one into the original. `Normalized` relies on that, and checks it: a
 //! paragraph whose length changes keeps its converted form as "original".
 
+use crate::charset::CharSet;
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
 
@@ -133,44 +134,6 @@ const CHANGING: &str = include_str!("script_changing.txt");
 /// between them one by one gives what converting the whole text gives.
 const SEPARATORS: &str = "\n\r\t ，。！？：；、「」『』（）《》〈〉“”‘’—…　,.!?:;()\"'[]【】-·";
 
-/// A set of characters: a bitmap for the Basic Multilingual Plane, a sorted
-/// list beyond it.
-#[derive(Debug)]
-pub struct CharSet {
-    bmp: Vec<u64>,
-    astral: Vec<char>,
-}
-
-impl CharSet {
-    pub fn new(chars: impl IntoIterator<Item = char>) -> CharSet {
-        let mut set = CharSet {
-            bmp: vec![0; 1024],
-            astral: Vec::new(),
-        };
-        for c in chars {
-            let n = c as usize;
-            if n < 0x10000 {
-                set.bmp[n >> 6] |= 1 << (n & 63);
-            } else {
-                set.astral.push(c);
-            }
-        }
-        set.astral.sort_unstable();
-        set.astral.dedup();
-        set
-    }
-
-    #[inline]
-    pub fn contains(&self, c: char) -> bool {
-        let n = c as usize;
-        if n < 0x10000 {
-            self.bmp[n >> 6] & (1 << (n & 63)) != 0
-        } else {
-            self.astral.binary_search(&c).is_ok()
-        }
-    }
-}
-
 /// The characters a built-in conversion to Simplified can change.
 fn changing_chars(config: ScriptConfig) -> Option<&'static CharSet> {
     static SETS: OnceLock<Vec<(&'static str, CharSet)>> = OnceLock::new();
@@ -179,7 +142,7 @@ fn changing_chars(config: ScriptConfig) -> Option<&'static CharSet> {
             .lines()
             .filter(|l| !l.starts_with('#'))
             .filter_map(|l| l.split_once('\t'))
-            .map(|(name, chars)| (name, CharSet::new(chars.chars())))
+            .map(|(name, chars)| (name, chars.chars().collect::<CharSet>()))
             .collect()
     });
     sets.iter()
@@ -195,7 +158,7 @@ fn convert_clauses(
     changing: &CharSet,
     convert: impl Fn(&str) -> String,
 ) -> Option<String> {
-    let hits = text.chars().filter(|&c| changing.contains(c)).count();
+    let hits = text.chars().filter(|&c| changing.contains(&c)).count();
     if hits == 0 {
         return None;
     }
@@ -203,18 +166,18 @@ fn convert_clauses(
         return Some(convert(text));
     }
     static SEPARATOR_SET: OnceLock<CharSet> = OnceLock::new();
-    let separators = SEPARATOR_SET.get_or_init(|| CharSet::new(SEPARATORS.chars()));
+    let separators = SEPARATOR_SET.get_or_init(|| SEPARATORS.chars().collect::<CharSet>());
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
     let mut clause_start = 0;
     let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
-        if separators.contains(c) {
+        if separators.contains(&c) {
             clause_start = i + c.len_utf8();
-        } else if changing.contains(c) {
+        } else if changing.contains(&c) {
             let end = chars
                 .by_ref()
-                .find(|&(_, c)| separators.contains(c))
+                .find(|&(_, c)| separators.contains(&c))
                 .map_or(text.len(), |(j, _)| j);
             out.push_str(&text[copied..clause_start]);
             out.push_str(&convert(&text[clause_start..end]));
@@ -529,7 +492,7 @@ mod tests {
                 .collect();
             let converted = conv.convert(&chars);
             for (a, b) in chars.chars().zip(converted.chars()) {
-                assert!(a == b || set.contains(a), "{}: {a} → {b}", config.name());
+                assert!(a == b || set.contains(&a), "{}: {a} → {b}", config.name());
             }
             assert_eq!(chars.chars().count(), converted.chars().count());
         }

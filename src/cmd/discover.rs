@@ -57,7 +57,7 @@ pub fn run(plan: &Plan, args: &DiscoverArgs) -> Result<ExitCode> {
                     .jieba()
                     .suggest_freq(&c.word)
                     .max(c.count as usize * 10);
-                writeln!(out, "{} {} {}", c.word, freq, pos_tag(c.kind)).map_err(write_err)?;
+                writeln!(out, "{} {} {}", c.word, freq, c.kind.map_or("n", EntityType::jieba_tag)).map_err(write_err)?;
             }
             out.flush().map_err(write_err)?;
         }
@@ -117,13 +117,4 @@ fn write_names(plan: &Plan, texts: &[&str], top: usize) -> Result<ExitCode> {
     }
     out.flush().map_err(write_err)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn pos_tag(kind: Option<EntityType>) -> &'static str {
-    match kind {
-        Some(EntityType::Person) => "nr",
-        Some(EntityType::Place) => "ns",
-        Some(EntityType::Army) | Some(EntityType::Faction) => "nt",
-        None => "n",
-    }
 }

@@ -6,68 +6,6 @@
 //! A run is a maximal stretch of Han characters: punctuation, digits, Latin
 //! letters and line breaks end a run, so no candidate ever crosses them.
 
-/// A set of characters: a bitmap over the Basic Multilingual Plane (where
-/// Han characters live) and a small list for the rest. Looked up at every
-/// character of a book, so it must cost nothing.
-#[derive(Clone, Default)]
-pub struct CharSet {
-    bmp: Vec<u64>,
-    other: Vec<char>,
-}
-
-impl CharSet {
-    pub fn new() -> CharSet {
-        CharSet {
-            bmp: vec![0; 0x10000 / 64],
-            other: Vec::new(),
-        }
-    }
-
-    #[inline]
-    pub fn contains(&self, c: &char) -> bool {
-        let u = *c as usize;
-        if u < 0x10000 {
-            self.bmp[u / 64] & (1 << (u % 64)) != 0
-        } else {
-            self.other.contains(c)
-        }
-    }
-
-    pub fn insert(&mut self, c: char) {
-        let u = c as usize;
-        if u < 0x10000 {
-            self.bmp[u / 64] |= 1 << (u % 64);
-        } else if !self.other.contains(&c) {
-            self.other.push(c);
-        }
-    }
-
-    pub fn remove(&mut self, c: &char) {
-        let u = *c as usize;
-        if u < 0x10000 {
-            self.bmp[u / 64] &= !(1 << (u % 64));
-        } else {
-            self.other.retain(|x| x != c);
-        }
-    }
-}
-
-impl Extend<char> for CharSet {
-    fn extend<I: IntoIterator<Item = char>>(&mut self, iter: I) {
-        for c in iter {
-            self.insert(c);
-        }
-    }
-}
-
-impl FromIterator<char> for CharSet {
-    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> CharSet {
-        let mut set = CharSet::new();
-        set.extend(iter);
-        set
-    }
-}
-
 /// A small number per character (0 for most), for the longest word starting
 /// with it: a flat table over the Basic Multilingual Plane, read at every
 /// character of a book without hashing; characters beyond it get 0 unless
@@ -429,14 +367,5 @@ mod tests {
         t.raise('王', 1);
         t.raise('𠀀', 3);
         assert_eq!((t.get('王'), t.get('𠀀'), t.get('李')), (2, 3, 0));
-    }
-
-    #[test]
-    fn char_set_holds_bmp_and_astral_characters() {
-        let mut set: CharSet = "的了".chars().collect();
-        set.insert('𠀀');
-        assert!(set.contains(&'的') && set.contains(&'𠀀') && !set.contains(&'王'));
-        set.remove(&'的');
-        assert!(!set.contains(&'的'));
     }
 }

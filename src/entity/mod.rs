@@ -47,6 +47,16 @@ impl EntityType {
             _ => return None,
         })
     }
+
+    /// jieba's part-of-speech tag for a name of this type (frequency.csv,
+    /// `discover --format dict`).
+    pub fn jieba_tag(self) -> &'static str {
+        match self {
+            EntityType::Person => "nr",
+            EntityType::Place => "ns",
+            EntityType::Army | EntityType::Faction => "nt",
+        }
+    }
 }
 
 impl fmt::Display for EntityType {

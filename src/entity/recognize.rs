@@ -89,10 +89,11 @@
 //! | `forms` | surname + title forms, 大X/X朝 faction forms |
 //! | `curation` | the user's names and not-names, applied last |
 
-use super::corpus::{self, extend_key, CharLengths, CharSet, Key, Run, Runs, KEY_CHARS};
+use super::corpus::{self, extend_key, CharLengths, Key, Run, Runs, KEY_CHARS};
 use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::model::{self, Model};
 use super::{Catalog, Entity, EntityType};
+use crate::charset::CharSet;
 use crate::hash::FxMap;
 use jieba_rs::Jieba;
 use rayon::prelude::*;
