@@ -490,9 +490,9 @@ fn entity_table(entities: Vec<EntityTally>, ctx: &Context) -> Vec<(EntityId, Ent
                 chapters: t.chapters,
                 first_chapter: t.first,
                 original,
-                variants: variants.join("|"),
-                aliases: e.aliases.join("|"),
-                evidence: e.evidence.join("|"),
+                variants: variants.iter().map(|v| v.to_string()).collect(),
+                aliases: e.aliases.clone(),
+                evidence: e.evidence.clone(),
                 confidence: format!("{:.2}", e.confidence),
             };
             (id as EntityId, row)

@@ -20,8 +20,8 @@ pub fn find_entity<'t>(
     tables.entities.iter().find(|e| {
         is(&e.entity)
             || is(&e.original)
-            || e.variants.split('|').any(is)
-            || e.aliases.split('|').any(is)
+            || e.variants.iter().any(|v| is(v))
+            || e.aliases.iter().any(|a| is(a))
     })
 }
 

@@ -28,6 +28,7 @@ pub mod chapter;
 pub mod charset;
 pub mod clean;
 pub mod decode;
+pub mod dicts;
 pub mod entity;
 pub mod error;
 pub mod eval;

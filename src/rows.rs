@@ -15,10 +15,20 @@ pub struct EntityRow {
     pub chapters: u64,
     pub first_chapter: usize,
     pub original: String,
-    pub variants: String,
-    pub aliases: String,
-    pub evidence: String,
+    /// Other spellings as written; `|`-separated in CSV.
+    #[serde(serialize_with = "joined")]
+    pub variants: Vec<String>,
+    #[serde(serialize_with = "joined")]
+    pub aliases: Vec<String>,
+    #[serde(serialize_with = "joined")]
+    pub evidence: Vec<String>,
     pub confidence: String,
+}
+
+/// Writes a list as one `|`-separated cell (typed JSON Lines splits it
+/// back into an array).
+fn joined<S: Serializer>(list: &[String], serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    serializer.serialize_str(&list.join("|"))
 }
 
 /// mentions.csv

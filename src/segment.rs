@@ -3,16 +3,11 @@
 //! It cuts text into words with part-of-speech tags; it never decides what an
 //! entity is.
 
+use crate::dicts::JIEBA_DICTS;
 use crate::error::{Error, Result};
 use jieba_rs::Jieba;
 use std::path::Path;
 use std::sync::OnceLock;
-
-/// The `dict/` files in jieba's `word freq tag` format, built into the binary.
-pub const BUILTIN_DICTS: &[(&str, &str)] = &[
-    ("dict/places.txt", include_str!("../dict/places.txt")),
-    ("dict/factions.txt", include_str!("../dict/factions.txt")),
-];
 
 /// A word as cut from a text: borrowed, with byte offsets and jieba's tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +48,7 @@ impl Segmenter {
             jieba: base_dictionary().clone(),
             hmm,
         };
-        for (name, text) in BUILTIN_DICTS {
+        for (name, text) in JIEBA_DICTS {
             let entries =
                 parse_dict(Path::new(name), text).expect("built-in dictionaries are well-formed");
             for e in entries {

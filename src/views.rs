@@ -214,7 +214,7 @@ pub fn network(
             label: e.entity.clone(),
             kind: e.kind,
             count: e.count,
-            aliases: split_list(&e.aliases),
+            aliases: e.aliases.clone(),
             chapters: Vec::new(),
             side: String::new(),
         });
@@ -402,15 +402,6 @@ pub fn top_dialogue(rows: &[DialogueRow], max: usize) -> Vec<(String, String, u6
     v
 }
 
-/// A `|`-separated list cell as its items.
-pub fn split_list(cell: &str) -> Vec<String> {
-    if cell.is_empty() {
-        Vec::new()
-    } else {
-        cell.split('|').map(str::to_string).collect()
-    }
-}
-
 /// Runs of consecutive chapters, as inclusive (first, last) pairs.
 pub fn runs(chapters: impl IntoIterator<Item = usize>) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
@@ -445,9 +436,9 @@ mod tests {
             chapters: 1,
             first_chapter: 1,
             original: name.to_string(),
-            variants: String::new(),
-            aliases: String::new(),
-            evidence: String::new(),
+            variants: Vec::new(),
+            aliases: Vec::new(),
+            evidence: Vec::new(),
             confidence: "1.00".into(),
         }
     }

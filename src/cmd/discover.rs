@@ -57,7 +57,14 @@ pub fn run(plan: &Plan, args: &DiscoverArgs) -> Result<ExitCode> {
                     .jieba()
                     .suggest_freq(&c.word)
                     .max(c.count as usize * 10);
-                writeln!(out, "{} {} {}", c.word, freq, c.kind.map_or("n", EntityType::jieba_tag)).map_err(write_err)?;
+                writeln!(
+                    out,
+                    "{} {} {}",
+                    c.word,
+                    freq,
+                    c.kind.map_or("n", EntityType::jieba_tag)
+                )
+                .map_err(write_err)?;
             }
             out.flush().map_err(write_err)?;
         }

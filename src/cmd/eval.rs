@@ -63,11 +63,7 @@ fn row_names(e: &EntityRow, to_simplified: &dyn Converter) -> Option<(EntityType
     let kind = EntityType::parse(e.kind)?;
     let mut names = vec![e.entity.clone(), to_simplified.convert(&e.original)];
     for list in [&e.variants, &e.aliases] {
-        names.extend(
-            list.split('|')
-                .filter(|s| !s.is_empty())
-                .map(|s| to_simplified.convert(s)),
-        );
+        names.extend(list.iter().map(|s| to_simplified.convert(s)));
     }
     Some((kind, names))
 }

@@ -23,20 +23,10 @@ use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-/// The built-in files, by name, as compiled into the binary.
-const SURNAMES: &str = include_str!("../../dict/surnames.txt");
-const TITLES: &str = include_str!("../../dict/titles.txt");
-const GENERIC: &str = include_str!("../../dict/generic.txt");
-const PLACE_SUFFIXES: &str = include_str!("../../dict/place_suffixes.txt");
-const ARMY_SUFFIXES: &str = include_str!("../../dict/army_suffixes.txt");
-const FACTIONS: &str = include_str!("../../dict/factions.txt");
-const PLACES: &str = include_str!("../../dict/places.txt");
-const STOPWORDS: &str = include_str!("../../dict/stopwords.txt");
-const ALIASES: &str = include_str!("../../dict/aliases.tsv");
-const CUES: &str = include_str!("../../dict/cues.txt");
-const FACTION_SUFFIXES: &str = include_str!("../../dict/faction_suffixes.txt");
-const HONORIFICS: &str = include_str!("../../dict/honorifics.txt");
-const GIVEN_NAME_CHARS: &str = include_str!("../../dict/given_name_chars.tsv");
+use crate::dicts::{
+    ALIASES, ARMY_SUFFIXES, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS,
+    HONORIFICS, PLACES, PLACE_SUFFIXES, STOPWORDS, SURNAMES, TITLES,
+};
 
 /// Where a title stands relative to the name it qualifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

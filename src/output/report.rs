@@ -493,7 +493,7 @@ fn entities(h: &mut String, r: &Report) {
         for (rank, e) in rows {
             let mut also: Vec<&str> = Vec::new();
             for list in [&e.aliases, &e.variants] {
-                also.extend(list.split('|').filter(|s| !s.is_empty()));
+                also.extend(list.iter().map(String::as_str));
             }
             let _ = writeln!(
                 h,

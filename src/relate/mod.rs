@@ -21,8 +21,7 @@ use std::collections::HashMap;
 
 pub use rows::{DialogueRow, QuoteRow, RelationRow};
 
-const CUES: &str = include_str!("../../dict/relations.txt");
-const TITLES: &str = include_str!("../../dict/titles.txt");
+use crate::dicts::{RELATIONS as CUES, TITLES};
 
 /// Cue words by class (see `dict/relations.txt`), longest first.
 #[derive(Debug, Clone, Default)]

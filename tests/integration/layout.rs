@@ -10,6 +10,8 @@ use std::path::Path;
 const LAYERS: &[&str] = &[
     "error",
     "hash",
+    "charset",
+    "dicts",
     "numerals",
     "rows",
     "input",

@@ -1,0 +1,30 @@
+//! The built-in dictionaries of `dict/`, compiled into the binary, each
+//! included once here and read by the stage that uses it (dict/README.md
+//! says where every file comes from and under which licence). A leaf
+//! module.
+
+/// Surnames with weights (dict/surnames.txt).
+pub const SURNAMES: &str = include_str!("../dict/surnames.txt");
+/// Titles and ranks, with their position beside a name.
+pub const TITLES: &str = include_str!("../dict/titles.txt");
+/// Generic nouns that are never names on their own.
+pub const GENERIC: &str = include_str!("../dict/generic.txt");
+pub const PLACE_SUFFIXES: &str = include_str!("../dict/place_suffixes.txt");
+pub const ARMY_SUFFIXES: &str = include_str!("../dict/army_suffixes.txt");
+pub const FACTION_SUFFIXES: &str = include_str!("../dict/faction_suffixes.txt");
+/// Dynasties, states and peoples (jieba `word freq nt` lines).
+pub const FACTIONS: &str = include_str!("../dict/factions.txt");
+/// Well-known historical places (jieba `word freq ns` lines).
+pub const PLACES: &str = include_str!("../dict/places.txt");
+pub const STOPWORDS: &str = include_str!("../dict/stopwords.txt");
+pub const ALIASES: &str = include_str!("../dict/aliases.tsv");
+/// Context cues of the recognizer, by class.
+pub const CUES: &str = include_str!("../dict/cues.txt");
+pub const HONORIFICS: &str = include_str!("../dict/honorifics.txt");
+pub const GIVEN_NAME_CHARS: &str = include_str!("../dict/given_name_chars.tsv");
+/// Cue words of the relations (commands, member_of, fights, at …).
+pub const RELATIONS: &str = include_str!("../dict/relations.txt");
+
+/// The files that are also jieba user dictionaries, by name.
+pub const JIEBA_DICTS: &[(&str, &str)] =
+    &[("dict/places.txt", PLACES), ("dict/factions.txt", FACTIONS)];
