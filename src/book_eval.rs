@@ -1,5 +1,5 @@
 //! Book eval: scores a book's entity table against a book-level key (the
-//! format of `train::BookKey`), the way `shared/tools/score_book.py` does:
+//! format of `key::BookKey`), the way `shared/tools/score_book.py` does:
 //! - the top rows of each type by count (persons 50, places 20, armies and
 //!   factions 10) are `real` when their names meet a key row of that type;
 //! - a key row marked main is `found` when some row of its type meets it,
@@ -12,7 +12,7 @@
 
 use crate::entity::EntityType;
 use crate::eval::ALL_TYPES;
-use crate::train::BookKey;
+use crate::key::BookKey;
 use aho_corasick::{AhoCorasick, MatchKind};
 use std::collections::BTreeSet;
 use std::fmt;

@@ -34,6 +34,7 @@ pub mod error;
 pub mod eval;
 pub mod hash;
 pub mod input;
+pub mod key;
 pub mod kwic;
 pub mod numerals;
 pub mod output;

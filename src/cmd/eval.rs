@@ -10,9 +10,9 @@ use zhnovel::book_eval::{score_book, ScoredRow};
 use zhnovel::entity::EntityType;
 use zhnovel::eval::{score, Extracted, Gold, Report};
 use zhnovel::input::collect_sources;
+use zhnovel::key::BookKey;
 use zhnovel::rows::EntityRow;
 use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
-use zhnovel::train::BookKey;
 
 pub fn run(plan: &Plan, args: &EvalArgs) -> Result<ExitCode> {
     let to_simplified = FerrousConverter::new(ScriptConfig::T2s)?;

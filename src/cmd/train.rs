@@ -9,8 +9,9 @@ use std::io::Write;
 use std::process::ExitCode;
 use zhnovel::entity::model::{Model, CLASSES};
 use zhnovel::entity::FEATURES;
+use zhnovel::key::{load_not_names, BookKey};
 use zhnovel::output::atomic_write;
-use zhnovel::train::{examples, load_not_names, BookKey};
+use zhnovel::train::examples;
 
 pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     if args.books.len() != args.keys.len() {
