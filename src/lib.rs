@@ -4,14 +4,17 @@
 //! passing plain data to the next:
 //!
 //! ```text
-//! input → decode → chapter → clean → script → segment → entity → stats → output
+//! input → decode → chapter → clean → script   (book: one book read and normalized)
+//!       → segment → entity → stats → relate → views   (analysis: a book's tables)
+//!       → shelf (many books) → output (the only writer)
 //! ```
 //!
-//! `analysis` runs the stages over a book (parallel per chapter, then a
-//! deterministic merge). The binary only parses arguments into a plan.
-//! `views` turns a book's tables into its chapter tables and chooses what
-//! the network files and the report show; `kwic` lists one entity's
-//! mentions in context.
+//! Leaves every stage may use: `error`, `hash`, `charset`, `dicts`,
+//! `numerals`, `rows` (the tables' row structs). `analysis` runs the stages
+//! over a book (parallel per chapter, then a deterministic merge); `shelf`
+//! over many. A module uses only the modules before it in this order
+//! (README "How the code is laid out"; tests/integration/layout.rs). The
+//! binary only parses arguments into a plan and calls the library.
 //!
 //! ```
 //! use zhnovel::script::{FerrousConverter, Normalized, ScriptConfig};

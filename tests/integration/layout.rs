@@ -109,3 +109,32 @@ fn modules_use_only_earlier_modules() {
     }
     assert!(wrong.is_empty(), "back edges between stages: {wrong:#?}");
 }
+
+#[test]
+fn readme_lists_the_modules_in_layer_order() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = readme
+        .split("## How the code is laid out")
+        .nth(1)
+        .expect("README has the layout section");
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let listed: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter_map(|w| w.strip_suffix(".rs").or_else(|| w.strip_suffix('/')))
+        .filter(|m| !["cli", "cmd"].contains(m))
+        .collect();
+    assert_eq!(
+        listed, LAYERS,
+        "README's layout lists the modules in LAYERS order"
+    );
+    for m in LAYERS {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        assert!(
+            src.join(format!("{m}.rs")).is_file() || src.join(m).is_dir(),
+            "{m} is in the tree"
+        );
+    }
+}
