@@ -130,10 +130,11 @@ pub fn load_not_names(path: &Path) -> Result<HashSet<String>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const KEY: &str = "type\tcanonical\taliases\tmain\tside\tnote\n\
+    /// A small key of invented names (also used by `train`'s tests).
+    pub(crate) const KEY: &str = "type\tcanonical\taliases\tmain\tside\tnote\n\
         person\t甲乙丙\t丙公|老丙\tyes\t丁\t\n\
         place\t戊己城\t\t\t\t\n\
         army\t庚军\t\t\t丁\t\n\

@@ -69,11 +69,7 @@ pub fn examples(
 mod tests {
     use super::*;
 
-    const KEY: &str = "type\tcanonical\taliases\tmain\tside\tnote\n\
-        person\t甲乙丙\t丙公|老丙\tyes\t丁\t\n\
-        place\t戊己城\t\t\t\t\n\
-        army\t庚军\t\t\t丁\t\n\
-        faction\t丁\t\t\t\t\n";
+    use crate::key::tests::KEY;
 
     #[test]
     fn labels_by_table() {

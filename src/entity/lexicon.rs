@@ -220,23 +220,16 @@ impl Lexicon {
     /// Adds names lines; `path` names the source in errors.
     pub fn add_names_text(&mut self, path: &Path, text: &str) -> Result<()> {
         for (line_no, line) in lines(text) {
+            let bad = |message: &str| dict_error(path, line_no, message);
             let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
             let (name, kind) = match fields.as_slice() {
                 [name, kind, ..] if !name.is_empty() => (*name, *kind),
-                _ => {
-                    return Err(dict_error(
-                        path,
-                        line_no,
-                        "expected name<TAB>type[<TAB>alias|alias]",
-                    ))
-                }
+                _ => return Err(bad("expected name<TAB>type[<TAB>alias|alias]")),
             };
             let kind = EntityType::parse(kind).ok_or_else(|| {
-                dict_error(
-                    path,
-                    line_no,
-                    &format!("unknown type '{kind}' (person, place, army, faction)"),
-                )
+                bad(&format!(
+                    "unknown type '{kind}' (person, place, army, faction)"
+                ))
             })?;
             let aliases = fields
                 .get(2)
@@ -421,22 +414,15 @@ impl Lexicon {
     /// Adds `cue<TAB>class<TAB>weight` lines.
     pub fn add_cues(&mut self, path: &Path, text: &str) -> Result<()> {
         for (line_no, line) in lines(text) {
+            let bad = |message: &str| dict_error(path, line_no, message);
             let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
             let [word, class, weight] = fields.as_slice() else {
-                return Err(dict_error(
-                    path,
-                    line_no,
-                    "expected cue<TAB>class<TAB>weight",
-                ));
+                return Err(bad("expected cue<TAB>class<TAB>weight"));
             };
             let class = CueClass::parse(class).ok_or_else(|| {
-                dict_error(
-                    path,
-                    line_no,
-                    &format!(
-                        "cue class must be say, act, cmd, nam, mov, loc, adv or bnd, not '{class}'"
-                    ),
-                )
+                bad(&format!(
+                    "cue class must be say, act, cmd, nam, mov, loc, adv or bnd, not '{class}'"
+                ))
             })?;
             let weight = parse_weight(path, line_no, weight)?;
             let entry = self.cues.entry(word.to_string()).or_default();

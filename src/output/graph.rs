@@ -59,11 +59,12 @@ pub fn write_graphml(dir: &Path, net: &Network) -> Result<PathBuf> {
                                 })?;
                         }
                         for (i, e) in net.edges.iter().enumerate() {
+                            let (id, source, target) = edge_ends(net, i);
                             x.create_element("edge")
                                 .with_attributes([
-                                    ("id", format!("e{}", i + 1).as_str()),
-                                    ("source", net.nodes[e.source].id.as_str()),
-                                    ("target", net.nodes[e.target].id.as_str()),
+                                    ("id", id.as_str()),
+                                    ("source", source),
+                                    ("target", target),
                                 ])
                                 .write_inner_content(|x| {
                                     data(x, "weight", &e.weight.to_string())?;
@@ -187,12 +188,14 @@ fn write_gexf_graph<W: Write>(x: &mut Writer<W>, net: &Network) -> std::io::Resu
     })?;
     x.create_element("edges").write_inner_content(|x| {
         for (i, e) in net.edges.iter().enumerate() {
+            let (id, source, target) = edge_ends(net, i);
+            let weight = e.weight.to_string();
             x.create_element("edge")
                 .with_attributes([
-                    ("id", format!("e{}", i + 1).as_str()),
-                    ("source", net.nodes[e.source].id.as_str()),
-                    ("target", net.nodes[e.target].id.as_str()),
-                    ("weight", e.weight.to_string().as_str()),
+                    ("id", id.as_str()),
+                    ("source", source),
+                    ("target", target),
+                    ("weight", weight.as_str()),
                 ])
                 .write_inner_content(|x| {
                     attvalues(
@@ -208,6 +211,13 @@ fn write_gexf_graph<W: Write>(x: &mut Writer<W>, net: &Network) -> std::io::Resu
         Ok(())
     })?;
     Ok(())
+}
+
+/// The id of edge `i` (e1, e2, …) and the ids of its two nodes.
+fn edge_ends(net: &Network, i: usize) -> (String, &str, &str) {
+    let e = &net.edges[i];
+    let node = |n: usize| net.nodes[n].id.as_str();
+    (format!("e{}", i + 1), node(e.source), node(e.target))
 }
 
 fn attvalues<W: Write>(x: &mut Writer<W>, values: &[(&str, &str)]) -> std::io::Result<()> {
