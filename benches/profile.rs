@@ -71,6 +71,12 @@ fn main() {
     lap("convert", &mut rows);
     let catalog = discover_entities(&chapters, &engines);
     lap("discover (entity catalog)", &mut rows);
+    if std::env::var_os("ZHNOVEL_PROFILE").is_some() {
+        // Discovery's phases, each the seconds since the start of its group.
+        for (name, seconds) in &catalog.phases().0 {
+            eprintln!("    {name:<28} {seconds:>8.3} s");
+        }
+    }
     let tables = count_book(&chapters, &catalog, &engines, &built.count, &|| {});
     lap("count (segment, mentions, tables)", &mut rows);
     let dir = tempfile::tempdir().expect("temp dir");

@@ -7,7 +7,8 @@ use crate::dicts::JIEBA_DICTS;
 use crate::error::{Error, Result};
 use jieba_rs::Jieba;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// A word as cut from a text: borrowed, with byte offsets and jieba's tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,13 +19,49 @@ pub struct Word<'a> {
     pub end: usize,
 }
 
-/// jieba's default dictionary, loaded once per process (its load is most of
-/// the segmenter's start-up): the recognizer reads it as a vocabulary of
-/// common words and every `Segmenter` starts from a copy (a copy costs a
-/// tenth of a load).
-pub fn base_dictionary() -> &'static Jieba {
-    static BASE: OnceLock<Jieba> = OnceLock::new();
-    BASE.get_or_init(Jieba::new)
+/// jieba's default dictionary, loaded once by whoever builds the engines
+/// (its load is most of the start-up) and shared by `Arc`: every
+/// `Segmenter` starts from a copy of it (a copy costs a tenth of a load),
+/// and the recognizer reads it as a vocabulary of common words (their
+/// frequencies and tags).
+#[derive(Clone)]
+pub struct Vocabulary {
+    jieba: Arc<Jieba>,
+    /// Tells vocabularies apart (a cache of look-ups is only valid for one).
+    id: u64,
+}
+
+impl Vocabulary {
+    /// Loads jieba's default dictionary.
+    pub fn load() -> Vocabulary {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+        Vocabulary {
+            jieba: Arc::new(Jieba::new()),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn has_word(&self, word: &str) -> bool {
+        self.jieba.has_word(word)
+    }
+
+    /// jieba's suggested frequency of a word (its count, for a dictionary word).
+    pub fn suggest_freq(&self, word: &str) -> usize {
+        self.jieba.suggest_freq(word)
+    }
+
+    /// jieba's tag of a word cut alone (without HMM): its dictionary tag
+    /// when the word stays whole, else empty.
+    pub fn tag(&self, word: &str) -> String {
+        match self.jieba.tag(word, false).as_slice() {
+            [t] if t.word == word => t.tag.to_string(),
+            _ => String::new(),
+        }
+    }
 }
 
 /// Loads jieba's part-of-speech tables, which the first tagging call would
@@ -42,10 +79,15 @@ pub struct Segmenter {
 }
 
 impl Segmenter {
-    /// jieba's default dictionary plus our `dict/` word lists.
+    /// jieba's default dictionary (loaded here) plus our `dict/` word lists.
     pub fn new(hmm: bool) -> Segmenter {
+        Segmenter::with_vocabulary(&Vocabulary::load(), hmm)
+    }
+
+    /// A copy of a loaded default dictionary plus our `dict/` word lists.
+    pub fn with_vocabulary(vocabulary: &Vocabulary, hmm: bool) -> Segmenter {
         let mut seg = Segmenter {
-            jieba: base_dictionary().clone(),
+            jieba: Jieba::clone(&vocabulary.jieba),
             hmm,
         };
         for (name, text) in JIEBA_DICTS {

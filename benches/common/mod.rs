@@ -10,7 +10,7 @@ use zhnovel::book::ReadOptions;
 use zhnovel::chapter::HeadingMatcher;
 use zhnovel::entity::{Lexicon, Recognizer};
 use zhnovel::script::{FerrousConverter, ScriptConfig};
-use zhnovel::segment::Segmenter;
+use zhnovel::segment::{Segmenter, Vocabulary};
 use zhnovel::stats::Window;
 
 /// 水滸傳 from Project Gutenberg (Traditional, 1.6 MB), in the shared data
@@ -61,10 +61,11 @@ impl Built {
     pub fn new() -> Built {
         let lexicon = Lexicon::builtin();
         let stopwords = lexicon.stopwords().clone();
+        let vocabulary = Vocabulary::load();
         Built {
             converter: FerrousConverter::new(ScriptConfig::T2s).expect("t2s loads"),
-            segmenter: Segmenter::new(true),
-            recognizer: Recognizer::new(lexicon),
+            segmenter: Segmenter::with_vocabulary(&vocabulary, true),
+            recognizer: Recognizer::with_vocabulary(lexicon, vocabulary),
             stopwords,
             read: ReadOptions {
                 encoding: None,

@@ -13,7 +13,7 @@ use zhnovel::clean::clean;
 use zhnovel::decode::decode;
 use zhnovel::entity::{Lexicon, Recognizer};
 use zhnovel::script::{FerrousConverter, ScriptConfig};
-use zhnovel::segment::Segmenter;
+use zhnovel::segment::{Segmenter, Vocabulary};
 use zhnovel::stats::Window;
 
 struct Owned {
@@ -28,10 +28,11 @@ fn owned() -> &'static Owned {
     OWNED.get_or_init(|| {
         let lexicon = Lexicon::builtin();
         let stopwords = lexicon.stopwords().clone();
+        let vocabulary = Vocabulary::load();
         Owned {
             converter: FerrousConverter::new(ScriptConfig::T2s).unwrap(),
-            segmenter: Segmenter::new(true),
-            recognizer: Recognizer::new(lexicon),
+            segmenter: Segmenter::with_vocabulary(&vocabulary, true),
+            recognizer: Recognizer::with_vocabulary(lexicon, vocabulary),
             stopwords,
         }
     })

@@ -26,7 +26,7 @@ use zhnovel::entity::{Lexicon, Recognizer, FEATURES};
 use zhnovel::input::collect_sources;
 use zhnovel::output::TableFormat;
 use zhnovel::script::{Converter, FerrousConverter, ScriptConfig};
-use zhnovel::segment::Segmenter;
+use zhnovel::segment::{Segmenter, Vocabulary};
 use zhnovel::stats::Window;
 
 /// Everything a subcommand uses, built once from the arguments.
@@ -200,7 +200,7 @@ impl Loading<Dictionaries> {
             Needs::Nothing => None,
             Needs::Words(words) => Some(std::thread::spawn(move || {
                 Ok(Dictionaries {
-                    segmenter: segmenter(&words)?,
+                    segmenter: segmenter(&Vocabulary::load(), &words)?,
                     recognizer: None,
                 })
             })),
@@ -236,41 +236,51 @@ impl Dictionaries {
     /// lexicon + `--aliases`, `--dict` names, `--names`, `--not-names`, the
     /// model), built side by side.
     fn load(lexicon: &LexiconArgs) -> Result<Dictionaries> {
+        // jieba's dictionary loads while the lexicon files are read; then
+        // the segmenter copies it while the recognizer is built over it.
+        let (vocabulary, lex) = rayon::join(Vocabulary::load, || -> Result<Lexicon> {
+            let mut lex = Lexicon::builtin();
+            for path in &lexicon.aliases {
+                lex.add_aliases_file(path)?;
+            }
+            for path in &lexicon.words.dicts {
+                lex.add_dict_names(path)?;
+            }
+            for path in &lexicon.names {
+                lex.add_names_file(path)?;
+            }
+            for path in &lexicon.not_names {
+                lex.add_not_names_file(path)?;
+            }
+            Ok(lex)
+        });
+        let lex = lex?;
+        let model = match (&lexicon.model, lexicon.no_model) {
+            (_, true) => Some(None),
+            (Some(path), false) => Some(Some(load_model(path)?)),
+            (None, false) => None,
+        };
         let (segmenter, recognizer) = rayon::join(
-            || segmenter(&lexicon.words),
-            || -> Result<(Recognizer, HashSet<String>)> {
-                let mut lex = Lexicon::builtin();
-                for path in &lexicon.aliases {
-                    lex.add_aliases_file(path)?;
-                }
-                for path in &lexicon.words.dicts {
-                    lex.add_dict_names(path)?;
-                }
-                for path in &lexicon.names {
-                    lex.add_names_file(path)?;
-                }
-                for path in &lexicon.not_names {
-                    lex.add_not_names_file(path)?;
-                }
+            || segmenter(&vocabulary, &lexicon.words),
+            || {
                 let stopwords = lex.stopwords().clone();
-                let mut recognizer = Recognizer::new(lex);
-                if lexicon.no_model {
-                    recognizer = recognizer.with_model(None);
-                } else if let Some(path) = &lexicon.model {
-                    recognizer = recognizer.with_model(Some(load_model(path)?));
+                let mut recognizer = Recognizer::with_vocabulary(lex, vocabulary.clone());
+                if let Some(model) = model {
+                    recognizer = recognizer.with_model(model);
                 }
-                Ok((recognizer, stopwords))
+                (recognizer, stopwords)
             },
         );
         Ok(Dictionaries {
             segmenter: segmenter?,
-            recognizer: Some(recognizer?),
+            recognizer: Some(recognizer),
         })
     }
 }
 
-fn segmenter(words: &WordArgs) -> Result<Segmenter> {
-    let mut segmenter = Segmenter::new(!words.no_hmm);
+/// jieba with our dictionaries and the user's, over a loaded vocabulary.
+fn segmenter(vocabulary: &Vocabulary, words: &WordArgs) -> Result<Segmenter> {
+    let mut segmenter = Segmenter::with_vocabulary(vocabulary, !words.no_hmm);
     for path in &words.dicts {
         segmenter.load_user_dict(path)?;
     }

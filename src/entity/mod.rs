@@ -14,7 +14,7 @@ pub mod model;
 mod recognize;
 
 pub use lexicon::{Lexicon, UserName};
-pub use recognize::{Candidate, Recognizer, FEATURES, MIN_MODEL_COUNT};
+pub use recognize::{Candidate, Phases, Recognizer, FEATURES, MIN_MODEL_COUNT};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::fmt;
@@ -96,6 +96,8 @@ pub struct Catalog {
     /// Pattern i names entity `pattern_entity[i]`.
     pattern_entity: Vec<EntityId>,
     matcher: Option<AhoCorasick>,
+    /// Where discovery spent its time.
+    phases: Phases,
 }
 
 impl Catalog {
@@ -158,7 +160,19 @@ impl Catalog {
             entities,
             pattern_entity,
             matcher,
+            phases: Phases::default(),
         }
+    }
+
+    /// This catalog with the timings of the discovery that made it.
+    pub fn with_phases(mut self, phases: Phases) -> Catalog {
+        self.phases = phases;
+        self
+    }
+
+    /// Where the discovery that made this catalog spent its time.
+    pub fn phases(&self) -> &Phases {
+        &self.phases
     }
 
     pub fn entities(&self) -> &[Entity] {

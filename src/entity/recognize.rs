@@ -95,10 +95,9 @@ use super::model::{self, Model};
 use super::{Catalog, Entity, EntityType};
 use crate::charset::CharSet;
 use crate::hash::FxMap;
-use jieba_rs::Jieba;
+use crate::segment::Vocabulary;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
 mod aliases;
@@ -161,6 +160,13 @@ struct WordInfo {
     tag: Tag,
 }
 
+thread_local! {
+    /// This thread's jieba look-ups (`Recognizer::word_info`), for the
+    /// vocabulary of the given id.
+    static WORD_INFO: std::cell::RefCell<(Option<u64>, FxMap<String, WordInfo>)> =
+        std::cell::RefCell::new((None, FxMap::default()));
+}
+
 /// A book longer than this (in Han characters) drops strings the rules
 /// proposed only once before counting: they could not be accepted anyway.
 const LONG_BOOK: usize = 200_000;
@@ -173,7 +179,7 @@ const MAX_CAND: usize = 6;
 /// Builds entity catalogs. Holds the lexicon and lookup tables derived from it.
 pub struct Recognizer {
     lex: Lexicon,
-    vocab: &'static Jieba,
+    vocab: Vocabulary,
     cues: FxMap<String, [u8; CLASSES]>,
     /// Characters that never belong to a given name (function characters,
     /// one-character speech and action verbs).
@@ -204,8 +210,6 @@ pub struct Recognizer {
     /// Lexicon names (places, factions, aliases) and their first characters.
     lex_names: FxMap<String, ()>,
     lex_first: CharLengths,
-    /// jieba dictionary look-ups, cached (a word's tag costs a segmentation).
-    word_cache: std::sync::Mutex<FxMap<String, WordInfo>>,
     /// Sum of `lex.given_name_chars`.
     given_name_total: u64,
     /// The learned scorer of person and place candidates; `None` leaves
@@ -563,17 +567,15 @@ fn first_two_bit(a: char, b: char) -> usize {
 }
 
 /// What two characters side by side are in jieba's dictionary (a word, a
-/// common word), looked up once per book: each slice of the book keeps its
-/// own copy in front of the one all slices share (a lock per look-up would
-/// cost more than the look-up).
-struct Bigrams<'m> {
+/// common word), looked up at most once per slice of the book and pair: each
+/// slice keeps its own cache, so no look-up takes a lock.
+struct Bigrams {
     /// By position in the current run (several features read each).
     at: Vec<Option<(bool, bool)>>,
     /// A direct-mapped cache: a pair's code and flags (`code << 2 | word << 1
     /// | common`) in the slot its hash picks, 0 when empty. One load per
     /// look-up, where a hash map costs two cache misses.
     local: Vec<u64>,
-    shared: &'m RwLock<FxMap<u64, (bool, bool)>>,
 }
 
 /// Size of `Bigrams::local` (2^16 slots, 512 KiB).
@@ -669,7 +671,14 @@ struct Decided {
 }
 
 impl Recognizer {
+    /// A recognizer with its own copy of jieba's default dictionary (a
+    /// plan that also segments shares one: `with_vocabulary`).
     pub fn new(lexicon: Lexicon) -> Recognizer {
+        Recognizer::with_vocabulary(lexicon, Vocabulary::load())
+    }
+
+    /// A recognizer reading `vocab` as its vocabulary of common words.
+    pub fn with_vocabulary(lexicon: Lexicon, vocab: Vocabulary) -> Recognizer {
         let lexicon_given_total: u64 = lexicon
             .given_name_chars
             .values()
@@ -806,7 +815,7 @@ impl Recognizer {
             lex: lexicon,
             // jieba's default dictionary as a vocabulary of common words
             // (never its tags as proof of a name: they are wrong half the time).
-            vocab: crate::segment::base_dictionary(),
+            vocab,
             cues,
             not_given,
             bnd,
@@ -820,7 +829,6 @@ impl Recognizer {
             lex_first,
             surname_first,
             suffix_first,
-            word_cache: Default::default(),
             given_name_total: lexicon_given_total,
             model: Some(builtin_model()),
         }
@@ -838,7 +846,7 @@ impl Recognizer {
     pub fn feature_rows(&self, chapters: &[&str]) -> Vec<(String, u32, Vec<f32>)> {
         let store = corpus::RunStore::new(chapters);
         let runs = store.runs();
-        let m = self.measure(&runs, false);
+        let m = self.measure(&runs, false, &mut Phases::default());
         let (rule, ctx) = self.rule_verdicts(&m);
         m.words
             .par_iter()
@@ -865,14 +873,15 @@ impl Recognizer {
     /// chapter texts, in order.
     pub fn discover(&self, chapters: &[&str]) -> Catalog {
         let t = Instant::now();
+        let mut phases = Phases::default();
         let store = corpus::RunStore::new(chapters);
         let runs = store.runs();
-        phase(t, "runs");
-        let measured = self.measure(&runs, false);
-        phase(t, "measure");
-        let decided = self.decide(&runs, &measured);
-        phase(t, "decide");
-        Catalog::new(
+        phases.mark(t, "runs");
+        let measured = self.measure(&runs, false, &mut phases);
+        phases.mark(t, "measure");
+        let decided = self.decide(&runs, &measured, &mut phases);
+        phases.mark(t, "decide");
+        let catalog = Catalog::new(
             decided
                 .into_iter()
                 .map(|d| Entity {
@@ -883,7 +892,8 @@ impl Recognizer {
                     confidence: d.score.clamp(0.0, 1.0) as f32,
                 })
                 .collect(),
-        )
+        );
+        catalog.with_phases(phases)
     }
 
     /// Candidate new words with their statistics and guessed type, for a
@@ -893,8 +903,8 @@ impl Recognizer {
     pub fn candidates(&self, chapters: &[&str]) -> Vec<Candidate> {
         let store = corpus::RunStore::new(chapters);
         let runs = store.runs();
-        let measured = self.measure(&runs, true);
-        let decided = self.decide(&runs, &measured);
+        let measured = self.measure(&runs, true, &mut Phases::default());
+        let decided = self.decide(&runs, &measured, &mut Phases::default());
         // Names and aliases (金人 is the faction 金) carry their entity's type.
         let kind_of: BTreeMap<&str, (EntityType, f64)> = decided
             .iter()
@@ -953,31 +963,34 @@ impl Recognizer {
         self.lex.generic.contains(w) || self.lex.titles.contains_key(w)
     }
 
-    /// jieba's dictionary entry for a word (frequency, tag), cached.
+    /// jieba's dictionary entry for a word (frequency, tag). A look-up
+    /// costs two segmentations, so each thread caches its own answers: the
+    /// per-candidate path takes no lock.
     fn word_info(&self, w: &str) -> Option<WordInfo> {
         if !self.vocab.has_word(w) {
             return None;
         }
-        let mut cache = self.word_cache.lock().expect("word cache lock");
-        if let Some(&info) = cache.get(w) {
-            return Some(info);
-        }
-        let tag = match self.vocab.tag(w, false).as_slice() {
-            [t] if t.word == w => t.tag.to_string(),
-            _ => String::new(),
-        };
-        let tag = match tag.as_str() {
-            "nr" | "nrt" | "nrfg" => Tag::Person,
-            "ns" => Tag::Place,
-            "nz" | "nt" => Tag::Proper,
-            _ => Tag::Other,
-        };
-        let info = WordInfo {
-            freq: self.vocab.suggest_freq(w),
-            tag,
-        };
-        cache.insert(w.to_string(), info);
-        Some(info)
+        WORD_INFO.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.0 != Some(self.vocab.id()) {
+                *cache = (Some(self.vocab.id()), FxMap::default());
+            }
+            if let Some(&info) = cache.1.get(w) {
+                return Some(info);
+            }
+            let tag = match self.vocab.tag(w).as_str() {
+                "nr" | "nrt" | "nrfg" => Tag::Person,
+                "ns" => Tag::Place,
+                "nz" | "nt" => Tag::Proper,
+                _ => Tag::Other,
+            };
+            let info = WordInfo {
+                freq: self.vocab.suggest_freq(w),
+                tag,
+            };
+            cache.1.insert(w.to_string(), info);
+            Some(info)
+        })
     }
 
     fn tag_of(&self, w: &str) -> Option<Tag> {
@@ -1043,7 +1056,7 @@ impl Recognizer {
 
     // ----- decision ------------------------------------------------------------
 
-    fn decide(&self, runs: &Runs, m: &Measured) -> Vec<Decided> {
+    fn decide(&self, runs: &Runs, m: &Measured, phases: &mut Phases) -> Vec<Decided> {
         let t0 = Instant::now();
         // Phase 1: persons, places and lexicon factions.
         // Each candidate on its own, in parallel (then sorted by name): the
@@ -1053,7 +1066,7 @@ impl Recognizer {
         // The model learned from chapters and books, not from snippets.
         let long_enough = m.total_chars >= MODEL_MIN_CHARS;
         let short = m.total_chars < SHORT_TEXT;
-        phase(t0, "decide: rules");
+        phases.mark(t0, "decide: rules");
         let mut first: Vec<Decided> = m
             .words
             .par_iter()
@@ -1076,14 +1089,14 @@ impl Recognizer {
             })
             .collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
-        phase(t0, "decide: judge");
+        phases.mark(t0, "decide: judge");
         let first = self.resolve_nested(first, runs);
-        phase(t0, "decide: nested");
+        phases.mark(t0, "decide: nested");
         let first = self.drop_overlapped(first, runs);
-        phase(t0, "decide: overlapped");
+        phases.mark(t0, "decide: overlapped");
         // Coordination: 润州或者迁州, 乙室拔业兵马、刘延庆兵马.
         let first = self.add_coordinated(first, runs, m);
-        phase(t0, "decide: coordinated");
+        phases.mark(t0, "decide: coordinated");
         // 晁盖庄, 宋江寨: a person's manor or camp is named by the person.
         let persons: HashSet<String> = first
             .iter()
@@ -1116,9 +1129,9 @@ impl Recognizer {
             .filter_map(|(&w, st)| self.judge_army(w, st, m, &places))
             .collect();
         armies.sort_by(|a, b| a.name.cmp(&b.name));
-        phase(t0, "decide: armies");
+        phases.mark(t0, "decide: armies");
         let armies = self.resolve_nested(armies, runs);
-        phase(t0, "decide: nested armies");
+        phases.mark(t0, "decide: nested armies");
         // Places that live only inside army names (北平 in 北平军) go.
         let mut all: Vec<Decided> = first
             .into_iter()
@@ -1136,17 +1149,17 @@ impl Recognizer {
         all.extend(armies);
         // 清军马 inside 张清军马: an army straddling a stronger person goes.
         let all = self.drop_overlapped(all, runs);
-        phase(t0, "decide: overlapped armies");
+        phases.mark(t0, "decide: overlapped armies");
         let (armies, mut all): (Vec<Decided>, Vec<Decided>) =
             all.into_iter().partition(|d| d.kind == EntityType::Army);
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
-        phase(t0, "decide: factions");
+        phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
         let mut all = self.apply_user(all, m);
-        phase(t0, "decide: aliases");
+        phases.mark(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
         all
     }
@@ -1247,7 +1260,7 @@ impl Recognizer {
     pub fn explain(&self, chapters: &[&str], word: &str) -> String {
         let store = corpus::RunStore::new(chapters);
         let runs = store.runs();
-        let m = self.measure(&runs, true);
+        let m = self.measure(&runs, true, &mut Phases::default());
         let mut out = String::new();
         match m.stat(word) {
             Some(st) => {
@@ -1270,7 +1283,7 @@ impl Recognizer {
             }
             None => out.push_str(&format!("{word}: not proposed\n")),
         }
-        let decided = self.decide(&runs, &m);
+        let decided = self.decide(&runs, &m, &mut Phases::default());
         for d in decided
             .iter()
             .filter(|d| d.name.contains(word) || word.contains(d.name.as_str()))
@@ -1284,12 +1297,15 @@ impl Recognizer {
     }
 }
 
-/// Prints the time since `start` when `ZHNOVEL_PROFILE` is set (as
-/// `benches/profile.rs` does): where discovery spends its time.
-fn phase(start: Instant, name: &str) {
-    static ON: OnceLock<bool> = OnceLock::new();
-    if *ON.get_or_init(|| std::env::var_os("ZHNOVEL_PROFILE").is_some()) {
-        eprintln!("    {name:<28} {:>8.3} s", start.elapsed().as_secs_f64());
+/// Where discovery spent its time: each phase with the seconds since the
+/// start of its group, in order (`benches/profile.rs` prints them). The
+/// library only records them.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Phases(pub Vec<(&'static str, f64)>);
+
+impl Phases {
+    fn mark(&mut self, start: Instant, name: &'static str) {
+        self.0.push((name, start.elapsed().as_secs_f64()));
     }
 }
 

@@ -138,3 +138,31 @@ fn readme_lists_the_modules_in_layer_order() {
         );
     }
 }
+
+#[test]
+fn library_code_never_prints() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut printing = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+        if rel == "main.rs" || rel.starts_with("cli/") || rel.starts_with("cmd/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            if ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("]
+                .iter()
+                .any(|m| code.contains(m))
+            {
+                printing.push(format!("src/{rel}:{}", n + 1));
+            }
+        }
+    }
+    assert!(printing.is_empty(), "the library prints: {printing:?}");
+}

@@ -10,7 +10,12 @@ impl Recognizer {
     /// run on slices of the book in parallel; the partial tables are merged
     /// in book order (pass 1) or added up (pass 2), so the result does not
     /// depend on the thread count.
-    pub(super) fn measure<'a>(&self, runs: &Runs<'a>, all_parts: bool) -> Measured<'a> {
+    pub(super) fn measure<'a>(
+        &self,
+        runs: &Runs<'a>,
+        all_parts: bool,
+        phases: &mut Phases,
+    ) -> Measured<'a> {
         let t0 = Instant::now();
         let parts = runs.slices();
         let tables: Vec<Table<'a>> = parts
@@ -42,13 +47,12 @@ impl Recognizer {
                 }
             }
         }
-        phase(t0, "measure: proposals");
+        phases.mark(t0, "measure: proposals");
         let index = CandidateIndex::new(&table);
-        let bigrams = RwLock::new(FxMap::default());
-        phase(t0, "measure: index");
+        phases.mark(t0, "measure: index");
         let counts = parts
             .par_iter()
-            .map(|part| self.count_all(part, &index, &bigrams))
+            .map(|part| self.count_all(part, &index))
             .reduce(
                 || Counts::new(0),
                 |mut a, b| {
@@ -56,7 +60,7 @@ impl Recognizer {
                     a
                 },
             );
-        phase(t0, "measure: counts");
+        phases.mark(t0, "measure: counts");
         let keys = index.keys;
         let Counts {
             mut stats,
@@ -117,18 +121,12 @@ impl Recognizer {
     /// Pass 2 over some runs: every occurrence of every candidate, with its
     /// contexts. Context features depend on a boundary only: computed once
     /// per position, when some candidate first needs them.
-    pub(super) fn count_all(
-        &self,
-        runs: &[Run],
-        index: &CandidateIndex,
-        bigrams: &RwLock<FxMap<u64, (bool, bool)>>,
-    ) -> Counts {
+    pub(super) fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
         let mut counts = Counts::new(index.aux.len());
         let (mut left, mut right) = (Vec::new(), Vec::new());
         let mut crossing = Bigrams {
             at: Vec::new(),
             local: vec![0; 1 << LOCAL_BIGRAM_BITS],
-            shared: bigrams,
         };
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
@@ -432,19 +430,9 @@ impl Recognizer {
             cache.at[k] = Some(b);
             return b;
         }
-        let known = cache
-            .shared
-            .read()
-            .expect("bigram lock")
-            .get(&code)
-            .copied();
-        let b = known.unwrap_or_else(|| {
-            let w = run.sub(k, k + 2);
-            let word = self.vocab.has_word(w);
-            let b = (word, word && self.vocab.suggest_freq(w) >= 100);
-            cache.shared.write().expect("bigram lock").insert(code, b);
-            b
-        });
+        let w = run.sub(k, k + 2);
+        let word = self.vocab.has_word(w);
+        let b = (word, word && self.vocab.suggest_freq(w) >= 100);
         cache.local[slot] = (code << 2) | (u64::from(b.0) << 1) | u64::from(b.1);
         cache.at[k] = Some(b);
         b
