@@ -3,8 +3,8 @@
 //! options, and the dictionary engines (jieba with our dictionaries, the
 //! entity lexicon and model). Nothing is global: a subcommand gets all of
 //! it from the plan. The dictionaries (jieba's is most of the start-up) load
-//! on a thread of their own from the moment the plan is made, so a command
-//! reads its input meanwhile and waits for them only when it first asks.
+//! when a command first asks for them, so `analyze` can read its first book
+//! while they load.
 
 use crate::cli::{
     AnyConfig, ChapterArgs, Cli, Command, DecodeArgs, FormatArg, InputArgs, LexiconArgs,
@@ -16,7 +16,6 @@ use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
-use std::thread::JoinHandle;
 use zhnovel::analysis::{CountOptions, Engines};
 use zhnovel::book::{load_book, ChapterText, ReadOptions};
 use zhnovel::chapter::HeadingMatcher;
@@ -187,46 +186,37 @@ fn lexicon(args: &LexiconArgs) -> Needs {
     Needs::Lexicon(args.clone())
 }
 
-/// A value computed on its own thread from the start, waited for on first
-/// use (then kept).
+/// The dictionaries, loaded on first use (then kept): a command that never
+/// asks (split, convert, merge) never loads them, and `analyze` asks on
+/// one side of a `rayon::join` while it reads its first book on the other.
 struct Loading<T> {
-    handle: Mutex<Option<JoinHandle<Result<T>>>>,
+    needs: Needs,
+    lock: Mutex<()>,
     value: OnceLock<T>,
 }
 
 impl Loading<Dictionaries> {
     fn start(needs: Needs) -> Loading<Dictionaries> {
-        let handle = match needs {
-            Needs::Nothing => None,
-            Needs::Words(words) => Some(std::thread::spawn(move || {
-                Ok(Dictionaries {
-                    segmenter: segmenter(&Vocabulary::load(), &words)?,
-                    recognizer: None,
-                })
-            })),
-            Needs::Lexicon(lexicon) => {
-                Some(std::thread::spawn(move || Dictionaries::load(&lexicon)))
-            }
-        };
         Loading {
-            handle: Mutex::new(handle),
+            needs,
+            lock: Mutex::new(()),
             value: OnceLock::new(),
         }
     }
-}
 
-impl<T> Loading<T> {
-    fn get(&self) -> Result<&T> {
-        let mut handle = self.handle.lock().expect("plan loading lock");
+    fn get(&self) -> Result<&Dictionaries> {
+        let _one_loader = self.lock.lock().expect("plan loading lock");
         if let Some(value) = self.value.get() {
             return Ok(value);
         }
-        let loader = handle
-            .take()
-            .ok_or_else(|| anyhow!("this command loads no dictionaries"))?;
-        let value = loader
-            .join()
-            .map_err(|_| anyhow!("loading the dictionaries failed"))??;
+        let value = match &self.needs {
+            Needs::Nothing => return Err(anyhow!("this command loads no dictionaries")),
+            Needs::Words(words) => Dictionaries {
+                segmenter: segmenter(&Vocabulary::load(), words)?,
+                recognizer: None,
+            },
+            Needs::Lexicon(lexicon) => Dictionaries::load(lexicon)?,
+        };
         Ok(self.value.get_or_init(|| value))
     }
 }

@@ -18,28 +18,34 @@ pub fn run(plan: &Plan, args: &AnalyzeArgs) -> Result<ExitCode> {
     // The first book is read, decoded, split, cleaned and converted while
     // the plan's dictionaries load; a bad dictionary is still reported
     // before anything about the inputs.
-    let one = |sources| {
-        vec![ShelfBook {
-            name: String::new(),
-            sources,
-        }]
-    };
-    let (books, missing) = if args.books {
-        (shelf_books(&args.paths), Vec::new())
-    } else if args.keep_going {
-        let (sources, missing) = collect_sources_keep_going(&args.paths);
-        (Ok(one(sources)), missing)
-    } else {
-        (collect_sources(&args.paths).map(one), Vec::new())
-    };
-    let first = books.as_ref().ok().map(|books| {
-        let (chapters, mut errors) = read_book(&books[0].sources, &plan.read);
-        errors.splice(0..0, missing);
-        let chapters = normalize_book(chapters, plan.converter.as_ref());
-        warm_up_tagger();
-        (chapters, errors)
-    });
-    let engines = plan.engines()?;
+    let (engines, (books, first)) = rayon::join(
+        || plan.engines(),
+        || {
+            let one = |sources| {
+                vec![ShelfBook {
+                    name: String::new(),
+                    sources,
+                }]
+            };
+            let (books, missing) = if args.books {
+                (shelf_books(&args.paths), Vec::new())
+            } else if args.keep_going {
+                let (sources, missing) = collect_sources_keep_going(&args.paths);
+                (Ok(one(sources)), missing)
+            } else {
+                (collect_sources(&args.paths).map(one), Vec::new())
+            };
+            let first = books.as_ref().ok().map(|books| {
+                let (chapters, mut errors) = read_book(&books[0].sources, &plan.read);
+                errors.splice(0..0, missing);
+                let chapters = normalize_book(chapters, plan.converter.as_ref());
+                warm_up_tagger();
+                (chapters, errors)
+            });
+            (books, first)
+        },
+    );
+    let engines = engines?;
     let books = books?;
     // Every file of the run is written into the staging folder and swapped
     // into `-o` by `commit`, run.json last (see `zhnovel::output::outdir`).

@@ -146,7 +146,11 @@ fn library_code_never_prints() {
     rust_files(&src, &mut files);
     let mut printing = Vec::new();
     for file in files {
-        let rel = file.strip_prefix(&src).unwrap().to_string_lossy().to_string();
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         if rel == "main.rs" || rel.starts_with("cli/") || rel.starts_with("cmd/") {
             continue;
         }
