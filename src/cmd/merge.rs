@@ -74,6 +74,12 @@ fn table_format(dir: &Path) -> Result<TableFormat> {
         }
     }
     let path = dir.join("entities.csv");
+    if !path.is_file() {
+        anyhow::bail!(
+            "{}: not a zhnovel book folder with CSV, TSV or JSON Lines tables (merge does not read --format sqlite)",
+            dir.display()
+        );
+    }
     let bytes = std::fs::read(&path).map_err(|source| zhnovel::Error::Read { path, source })?;
     Ok(TableFormat::Csv {
         bom: bytes.starts_with("\u{feff}".as_bytes()),

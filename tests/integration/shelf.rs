@@ -56,7 +56,9 @@ fn merge_equals_one_books_run(format: &[&str]) {
         b.keys().collect::<Vec<_>>(),
         "the same files"
     );
-    assert!(a.contains_key("books.csv") || a.contains_key("books.tsv"));
+    assert!(["books.csv", "books.tsv", "books.jsonl"]
+        .iter()
+        .any(|b| a.contains_key(*b)));
     for (name, bytes) in &a {
         assert!(
             bytes == &b[name],
@@ -74,6 +76,28 @@ fn merge_of_split_runs_equals_one_books_run() {
 #[test]
 fn merge_keeps_the_books_tsv_format() {
     merge_equals_one_books_run(&["--format", "tsv", "--no-report"]);
+}
+
+#[test]
+fn merge_keeps_the_books_jsonl_format() {
+    merge_equals_one_books_run(&["--format", "jsonl", "--no-report"]);
+}
+
+#[test]
+fn merge_refuses_sqlite_book_folders_by_name() {
+    let tmp = Dir::new();
+    let book = tmp.path("runs/seeds");
+    zhnovel(&[
+        "analyze",
+        "corpus/seeds",
+        "-o",
+        p(&book),
+        "--format",
+        "sqlite",
+        "-q",
+    ])
+    .success();
+    zhnovel(&["merge", p(&book), "-o", p(&tmp.path("out"))]).fails(1, "not a zhnovel book folder");
 }
 
 #[test]
