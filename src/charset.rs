@@ -6,7 +6,7 @@
 /// A set of characters: a bitmap over the Basic Multilingual Plane (where
 /// Han characters live) and a small list for the rest. Looked up at every
 /// character of a book, so it must cost nothing.
-#[derive(Clone, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct CharSet {
     bmp: Vec<u64>,
     other: Vec<char>,

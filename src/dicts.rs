@@ -22,6 +22,8 @@ pub const ALIASES: &str = include_str!("../dict/aliases.tsv");
 pub const CUES: &str = include_str!("../dict/cues.txt");
 pub const HONORIFICS: &str = include_str!("../dict/honorifics.txt");
 pub const GIVEN_NAME_CHARS: &str = include_str!("../dict/given_name_chars.tsv");
+/// Named character classes (locatives, numerals, polity contexts …).
+pub const CHARS: &str = include_str!("../dict/chars.tsv");
 /// Cue words of the relations (commands, member_of, fights, at …).
 pub const RELATIONS: &str = include_str!("../dict/relations.txt");
 

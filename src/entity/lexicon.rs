@@ -22,9 +22,11 @@ use super::EntityType;
 use crate::error::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::OnceLock;
 
+use crate::charset::CharSet;
 use crate::dicts::{
-    ALIASES, ARMY_SUFFIXES, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS,
+    ALIASES, ARMY_SUFFIXES, CHARS, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS,
     HONORIFICS, PLACES, PLACE_SUFFIXES, STOPWORDS, SURNAMES, TITLES,
 };
 
@@ -70,34 +72,34 @@ pub struct PlaceSuffix {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CueClass {
     /// After a person: speech (道, 笑道, 曰).
-    Say,
+    Speech,
     /// After a person: action (率兵, 领着).
-    Act,
+    Action,
     /// Before a person: command or object (令, 遣, 擒).
-    Cmd,
+    Command,
     /// Before a name of any kind (叫做, 名叫, 人称).
-    Nam,
+    Naming,
     /// Before a place: movement (到, 前往, 攻打).
-    Mov,
+    Movement,
     /// After a place: location (城下, 一带, 之战).
-    Loc,
+    Location,
     /// An adverb that may stand between a name and its cue (也, 便, 急忙).
-    Adv,
+    Adverb,
     /// A function character that never starts or ends a name (的, 了, 与).
-    Bnd,
+    Function,
 }
 
 impl CueClass {
     fn parse(s: &str) -> Option<CueClass> {
         Some(match s {
-            "say" => CueClass::Say,
-            "act" => CueClass::Act,
-            "cmd" => CueClass::Cmd,
-            "nam" => CueClass::Nam,
-            "mov" => CueClass::Mov,
-            "loc" => CueClass::Loc,
-            "adv" => CueClass::Adv,
-            "bnd" => CueClass::Bnd,
+            "say" => CueClass::Speech,
+            "act" => CueClass::Action,
+            "cmd" => CueClass::Command,
+            "nam" => CueClass::Naming,
+            "mov" => CueClass::Movement,
+            "loc" => CueClass::Location,
+            "adv" => CueClass::Adverb,
+            "bnd" => CueClass::Function,
             _ => return None,
         })
     }
@@ -108,6 +110,68 @@ impl CueClass {
 pub struct Cue {
     pub class: CueClass,
     pub weight: u8,
+}
+
+/// Named classes of characters (dict/chars.tsv), one per concept, read
+/// once: what the recognizer and the catalog ask of single characters.
+#[derive(Debug)]
+pub struct CharClasses {
+    pub locative: CharSet,
+    pub position_tail: CharSet,
+    pub settlement: CharSet,
+    pub numeral: CharSet,
+    pub demonstrative: CharSet,
+    pub self_other: CharSet,
+    pub birth_order: CharSet,
+    pub not_before_da: CharSet,
+    pub polity_after: CharSet,
+    pub polity_before: CharSet,
+    pub polity_before_weak: CharSet,
+}
+
+impl CharClasses {
+    /// The classes of dict/chars.tsv (parsed on first use).
+    pub fn builtin() -> &'static CharClasses {
+        static CLASSES: OnceLock<CharClasses> = OnceLock::new();
+        CLASSES.get_or_init(|| {
+            CharClasses::parse(Path::new("dict/chars.tsv"), CHARS)
+                .expect("dict/chars.tsv is well-formed")
+        })
+    }
+
+    /// Reads `class<TAB>characters<TAB>note` lines; every class must be there.
+    pub fn parse(path: &Path, text: &str) -> Result<CharClasses> {
+        let mut classes: HashMap<&str, CharSet> = HashMap::new();
+        for (line_no, line) in lines(text) {
+            let mut fields = line.split('\t');
+            match (fields.next(), fields.next()) {
+                (Some(class), Some(chars)) if !chars.is_empty() => {
+                    classes.insert(class.trim(), chars.trim().chars().collect());
+                }
+                _ => return Err(dict_error(path, line_no, "expected class<TAB>characters")),
+            }
+        }
+        let mut take = |name: &str| {
+            classes.remove(name).ok_or_else(|| Error::Dictionary {
+                path: path.to_path_buf(),
+                line: 0,
+                message: format!("no `{name}` class"),
+            })
+        };
+        Ok(CharClasses {
+            locative: take("locative")?,
+            position_tail: take("position_tail")?,
+            settlement: take("settlement")?,
+            numeral: take("numeral")?,
+            demonstrative: take("demonstrative")?,
+            self_other: take("self_other")?,
+            birth_order: take("birth_order")?,
+            not_before_da: take("not_before_da")?,
+            polity_after: take("polity_after")?,
+            polity_before: take("polity_before")?,
+            polity_before_weak: take("polity_before_weak")?,
+        })
+    }
 }
 
 /// The word lists the recognizer and the frequency tables use.
@@ -542,6 +606,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn char_classes_load_from_dict_with_every_class() {
+        let c = CharClasses::builtin();
+        assert!(c.locative.contains(&'下') && !c.locative.contains(&'王'));
+        assert!(c.polity_before.contains(&'伐') && !c.polity_before.contains(&'叛'));
+        assert!(c.polity_before_weak.contains(&'叛'));
+        assert!(c.numeral.contains(&'廿') && c.settlement.contains(&'寨'));
+    }
+
+    #[test]
+    fn char_classes_name_a_missing_class_and_a_bad_line() {
+        let err = CharClasses::parse(Path::new("c.tsv"), "locative\t上下\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("c.tsv") && err.contains("position_tail"),
+            "{err}"
+        );
+        let err = CharClasses::parse(Path::new("c.tsv"), "locative\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("c.tsv:1"), "{err}");
+    }
+
+    #[test]
     fn builtin_lists_load() {
         let lex = Lexicon::builtin();
         assert_eq!(lex.surnames.get("耶律"), Some(&3));
@@ -551,8 +639,8 @@ mod tests {
         assert_eq!(lex.place_suffixes["州"].class, PlaceClass::Admin);
         assert!(lex.army_suffixes.contains_key("军"));
         assert!(lex.factions.contains("契丹"));
-        assert_eq!(lex.cue("道", CueClass::Say), 3);
-        assert!(lex.cue("到", CueClass::Mov) > 0);
+        assert_eq!(lex.cue("道", CueClass::Speech), 3);
+        assert!(lex.cue("到", CueClass::Movement) > 0);
     }
 
     #[test]

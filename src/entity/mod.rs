@@ -13,7 +13,7 @@ pub mod lexicon;
 pub mod model;
 mod recognize;
 
-pub use lexicon::{Lexicon, UserName};
+pub use lexicon::{CharClasses, Lexicon, UserName};
 pub use recognize::{Candidate, Phases, Recognizer, FEATURES, MIN_MODEL_COUNT};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
@@ -146,13 +146,11 @@ impl Catalog {
         let matcher = if patterns.is_empty() {
             None
         } else {
-            Some(
-                AhoCorasickBuilder::new()
-                    .match_kind(MatchKind::LeftmostLongest)
-                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-                    .build(patterns.iter().map(|p| p.0.as_str()))
-                    .expect("entity names build a matcher"),
-            )
+            Some(name_matcher(
+                patterns.iter().map(|p| p.0.as_str()),
+                MatchKind::LeftmostLongest,
+                true,
+            ))
         };
         let pattern_entity = patterns.iter().map(|p| p.1).collect();
         drop(patterns);
@@ -215,20 +213,20 @@ impl Catalog {
     /// 秦军, 金人, 燕国, 伐燕, 入宋, 大宋 (but not 一条大汉), or a run of
     /// one-character names (宋金辽元).
     fn polity_context(&self, text: &str, start: usize, end: usize) -> bool {
-        const AFTER: &str = "人国朝军兵师骑营廷主帝王将使境界土寇贼";
-        const BEFORE: &str = "大伐入侵降抗灭攻联投归叛助援奔拒御犯破亡仕";
-        const NOT_BEFORE_DA: &str = "一条个名位那这此的";
+        let chars = CharClasses::builtin();
         let mut before = text[..start].chars().rev();
         let prev = before.next();
         let next = text[end..].chars().next();
-        if next.is_some_and(|c| AFTER.contains(c)) {
+        if next.is_some_and(|c| chars.polity_after.contains(&c)) {
             return true;
         }
         if let Some(p) = prev {
             if p == '大' {
-                return !before.next().is_some_and(|c| NOT_BEFORE_DA.contains(c));
+                return !before
+                    .next()
+                    .is_some_and(|c| chars.not_before_da.contains(&c));
             }
-            if BEFORE.contains(p) {
+            if chars.polity_before.contains(&p) || chars.polity_before_weak.contains(&p) {
                 return true;
             }
         }
@@ -249,9 +247,43 @@ impl Catalog {
     }
 }
 
+/// An Aho-Corasick automaton over names. With `dfa`, a DFA (fastest to
+/// search, slowest to build) when it fits the size limit, else the
+/// automaton aho-corasick picks, which finds the same matches: a failure
+/// never silently changes results. The only failure left, more patterns
+/// than `u32` counts, is a bug.
+pub(crate) fn name_matcher<I, P>(names: I, kind: MatchKind, dfa: bool) -> AhoCorasick
+where
+    I: IntoIterator<Item = P>,
+    P: AsRef<[u8]>,
+{
+    let names: Vec<P> = names.into_iter().collect();
+    let preferred = dfa.then_some(aho_corasick::AhoCorasickKind::DFA);
+    AhoCorasickBuilder::new()
+        .match_kind(kind)
+        .kind(preferred)
+        .build(&names)
+        .or_else(|_| AhoCorasickBuilder::new().match_kind(kind).build(&names))
+        .expect("fewer names than u32::MAX build an automaton")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_matchers_find_the_same_names_with_or_without_a_dfa() {
+        let names = ["耶律", "耶律挞烈", "北平军", "北平"];
+        let text = "耶律挞烈率军攻北平，北平军守城";
+        let find = |dfa| -> Vec<(usize, usize)> {
+            name_matcher(names, MatchKind::LeftmostLongest, dfa)
+                .find_iter(text)
+                .map(|m| (m.start(), m.end()))
+                .collect()
+        };
+        assert_eq!(find(true), find(false));
+        assert_eq!(find(true).len(), 3);
+    }
 
     fn faction(name: &str) -> Entity {
         Entity {

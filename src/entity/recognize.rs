@@ -90,7 +90,7 @@
 //! | `curation` | the user's names and not-names, applied last |
 
 use super::corpus::{self, extend_key, CharLengths, Key, Run, Runs, KEY_CHARS};
-use super::lexicon::{CueClass, Lexicon, PlaceClass, TitlePosition};
+use super::lexicon::{CharClasses, CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::model::{self, Model};
 use super::{Catalog, Entity, EntityType};
 use crate::charset::CharSet;
@@ -130,20 +130,16 @@ const CLASSES: usize = 8;
 
 fn class_index(c: CueClass) -> usize {
     match c {
-        CueClass::Say => 0,
-        CueClass::Act => 1,
-        CueClass::Cmd => 2,
-        CueClass::Mov => 3,
-        CueClass::Loc => 4,
-        CueClass::Adv => 5,
-        CueClass::Bnd => 6,
-        CueClass::Nam => 7,
+        CueClass::Speech => 0,
+        CueClass::Action => 1,
+        CueClass::Command => 2,
+        CueClass::Movement => 3,
+        CueClass::Location => 4,
+        CueClass::Adverb => 5,
+        CueClass::Function => 6,
+        CueClass::Naming => 7,
     }
 }
-
-/// Locative characters: after a name they form words with its last
-/// character (城下, 山中) without making that boundary wrong.
-const LOCATIVES: &str = "上下中内外前后里旁边东西南北间头左右";
 
 /// jieba's tag of a dictionary word, coarsely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,8 +184,8 @@ pub struct Recognizer {
     verbish: CharSet,
     /// One-character verbs and adverbs that do not end a name (来, 见, 先).
     name_end_bad: CharSet,
-    /// Function characters (`bnd` cues).
-    bnd: CharSet,
+    /// Function characters (`bnd` cues of dict/cues.txt).
+    function_chars: CharSet,
     numerals: CharSet,
     /// Single-character factions that are polities (秦, 燕, 宋 …).
     factions_1: HashSet<String>,
@@ -198,8 +194,8 @@ pub struct Recognizer {
     /// Cues and titles of up to `MAX_CUE` characters, with every part they
     /// begin or end with, by key: what the context scans look up.
     affixes: FxMap<Key, Affix>,
-    locatives: CharSet,
-    demonstratives: CharSet,
+    /// The named character classes of dict/chars.tsv.
+    chars: &'static CharClasses,
     /// The maps the scans look up at every character, by key.
     surname_keys: FxMap<Key, u8>,
     suffix_keys: FxMap<Key, (bool, bool)>,
@@ -229,34 +225,34 @@ struct Stat {
     loc: u32,
     title: u32,
     /// Occurrences whose left / right edge is a run edge (punctuation).
-    lpunct: u32,
-    rpunct: u32,
+    left_punct: u32,
+    right_punct: u32,
     /// Occurrences whose left / right boundary cuts a common word and has no cue.
-    lbad: u32,
-    rbad: u32,
+    left_bad: u32,
+    right_bad: u32,
     /// Occurrences next to a function character on the left / right.
-    lbnd: u32,
-    rbnd: u32,
+    left_function: u32,
+    right_function: u32,
     /// Occurrences that are a whole clause after a movement cue (经由飞狐，).
     mov_clause: u32,
     /// Occurrences after a naming cue (叫做X).
-    nam: u32,
+    after_naming: u32,
     /// Occurrences after a demonstrative or classifier (那X, 这X, 一个X).
-    ldem: u32,
+    after_demonstrative: u32,
     /// Occurrences with a strong person cue (weight 3, or a title).
     strong: u32,
     /// Occurrences whose last character starts a title (西门大|官人).
-    rtitle_cut: u32,
+    right_title_cut: u32,
     /// Occurrences whose first character makes a dictionary word with the
     /// character before it (点|清军马).
-    lword: u32,
+    left_word_cut: u32,
     /// Only counted (a part of a candidate, for cohesion), no contexts.
     aux: bool,
     /// Distinct neighbouring characters and Σ c·ln c of their counts.
-    ldistinct: u32,
-    rdistinct: u32,
-    lsum: f64,
-    rsum: f64,
+    left_distinct: u32,
+    right_distinct: u32,
+    left_clnc: f64,
+    right_clnc: f64,
 }
 
 impl Stat {
@@ -270,18 +266,18 @@ impl Stat {
         self.mov += o.mov;
         self.loc += o.loc;
         self.title += o.title;
-        self.lpunct += o.lpunct;
-        self.rpunct += o.rpunct;
-        self.lbad += o.lbad;
-        self.rbad += o.rbad;
-        self.lbnd += o.lbnd;
-        self.rbnd += o.rbnd;
+        self.left_punct += o.left_punct;
+        self.right_punct += o.right_punct;
+        self.left_bad += o.left_bad;
+        self.right_bad += o.right_bad;
+        self.left_function += o.left_function;
+        self.right_function += o.right_function;
         self.mov_clause += o.mov_clause;
-        self.nam += o.nam;
-        self.ldem += o.ldem;
+        self.after_naming += o.after_naming;
+        self.after_demonstrative += o.after_demonstrative;
         self.strong += o.strong;
-        self.rtitle_cut += o.rtitle_cut;
-        self.lword += o.lword;
+        self.right_title_cut += o.right_title_cut;
+        self.left_word_cut += o.left_word_cut;
     }
 
     fn person_cues(&self) -> u32 {
@@ -337,11 +333,11 @@ fn fold_side(pairs: &[(u64, u32)], stats: &mut [Stat], left: bool) {
         let st = &mut stats[(pair >> 21) as usize];
         let c = c as f64;
         if left {
-            st.ldistinct += 1;
-            st.lsum += c * c.ln();
+            st.left_distinct += 1;
+            st.left_clnc += c * c.ln();
         } else {
-            st.rdistinct += 1;
-            st.rsum += c * c.ln();
+            st.right_distinct += 1;
+            st.right_clnc += c * c.ln();
         }
     }
 }
@@ -370,7 +366,7 @@ struct LeftFeat {
     mov: u8,
     nam: u8,
     title: bool,
-    bnd: bool,
+    function: bool,
     /// The boundary cuts a common word and no multi-character cue explains it.
     bad: bool,
 }
@@ -384,7 +380,7 @@ struct RightFeat {
     act: u8,
     loc: u8,
     title: bool,
-    bnd: bool,
+    function: bool,
     /// The boundary cuts a common word and no cue explains it.
     bad: bool,
 }
@@ -394,7 +390,7 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
     if r.say >= 3 || r.act >= 3 || l.cmd >= 3 || l.title || r.title {
         st.strong += 1;
     }
-    st.rtitle_cut += u32::from(r.title_cut);
+    st.right_title_cut += u32::from(r.title_cut);
     if r.say >= 2 {
         st.say += 1;
     }
@@ -408,7 +404,7 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
         st.cmd += 1;
     }
     if l.nam >= 2 {
-        st.nam += 1;
+        st.after_naming += 1;
     }
     if l.mov >= 2 {
         st.mov += 1;
@@ -420,17 +416,17 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
         st.title += 1;
     }
     if at_start {
-        st.lpunct += 1;
+        st.left_punct += 1;
     }
     if at_end {
-        st.rpunct += 1;
+        st.right_punct += 1;
     }
-    st.lbnd += u32::from(l.bnd);
-    st.ldem += u32::from(l.dem);
-    st.lword += u32::from(l.word);
-    st.rbnd += u32::from(r.bnd);
-    st.lbad += u32::from(l.bad);
-    st.rbad += u32::from(r.bad);
+    st.left_function += u32::from(l.function);
+    st.after_demonstrative += u32::from(l.dem);
+    st.left_word_cut += u32::from(l.word);
+    st.right_function += u32::from(r.function);
+    st.left_bad += u32::from(l.bad);
+    st.right_bad += u32::from(r.bad);
 }
 
 /// Candidate strings in the order proposed.
@@ -692,17 +688,19 @@ impl Recognizer {
                 e[class_index(c.class)] = c.weight;
             }
         }
-        let bnd: CharSet = lexicon
+        let function_chars: CharSet = lexicon
             .cues
             .iter()
-            .filter(|(w, cs)| w.chars().count() == 1 && cs.iter().any(|c| c.class == CueClass::Bnd))
+            .filter(|(w, cs)| {
+                w.chars().count() == 1 && cs.iter().any(|c| c.class == CueClass::Function)
+            })
             .filter_map(|(w, _)| w.chars().next())
             .collect();
-        let mut not_given = bnd.clone();
+        let mut not_given = function_chars.clone();
         for (w, cs) in &lexicon.cues {
             let strong_verb = cs
                 .iter()
-                .any(|c| matches!(c.class, CueClass::Say | CueClass::Act) && c.weight >= 2);
+                .any(|c| matches!(c.class, CueClass::Speech | CueClass::Action) && c.weight >= 2);
             if w.chars().count() == 1 && strong_verb {
                 not_given.extend(w.chars());
             }
@@ -718,9 +716,9 @@ impl Recognizer {
             let verb = cs.iter().any(|c| {
                 matches!(
                     c.class,
-                    CueClass::Say | CueClass::Act | CueClass::Cmd | CueClass::Mov
+                    CueClass::Speech | CueClass::Action | CueClass::Command | CueClass::Movement
                 ) && c.weight >= 2
-                    || c.class == CueClass::Adv
+                    || c.class == CueClass::Adverb
             });
             if w.chars().count() == 1 && verb {
                 name_end_bad.extend(w.chars());
@@ -733,9 +731,9 @@ impl Recognizer {
         }
         let mut verbish = not_given.clone();
         for (w, cs) in &lexicon.cues {
-            let verb = cs
-                .iter()
-                .any(|c| matches!(c.class, CueClass::Cmd | CueClass::Mov) && c.weight >= 2);
+            let verb = cs.iter().any(|c| {
+                matches!(c.class, CueClass::Command | CueClass::Movement) && c.weight >= 2
+            });
             if w.chars().count() == 1 && verb {
                 verbish.extend(w.chars());
             }
@@ -747,7 +745,8 @@ impl Recognizer {
         {
             not_given.remove(&c);
         }
-        let numerals: CharSet = "一二三四五六七八九十百千万两几数〇零廿卅".chars().collect();
+        let chars = CharClasses::builtin();
+        let numerals = chars.numeral.clone();
         let factions_1 = lexicon
             .factions
             .iter()
@@ -807,8 +806,7 @@ impl Recognizer {
         }
         Recognizer {
             affixes: affixes(&cues, &titles),
-            locatives: LOCATIVES.chars().collect(),
-            demonstratives: "那这此该个位名".chars().collect(),
+            chars,
             surname_keys: by_key(&surnames),
             suffix_keys,
             lex_keys: by_key(&lex_names),
@@ -818,7 +816,7 @@ impl Recognizer {
             vocab,
             cues,
             not_given,
-            bnd,
+            function_chars,
             numerals,
             factions_1,
             verbish,
@@ -921,8 +919,8 @@ impl Recognizer {
             if st.aux || st.count < min_count || self.is_generic(word) || word.chars().count() < 2 {
                 continue;
             }
-            let le = side_entropy(st.count - st.lpunct, st.lsum, st.lpunct);
-            let re = side_entropy(st.count - st.rpunct, st.rsum, st.rpunct);
+            let le = side_entropy(st.count - st.left_punct, st.left_clnc, st.left_punct);
+            let re = side_entropy(st.count - st.right_punct, st.right_clnc, st.right_punct);
             let coh = self.cohesion(word, &measured);
             let decided = kind_of.get(word).copied();
             let stat_score =
@@ -955,8 +953,8 @@ impl Recognizer {
         self.cues.get(w).map_or(0, |c| c[class_index(class)])
     }
 
-    fn is_bnd(&self, c: char) -> bool {
-        self.bnd.contains(&c)
+    fn is_function_char(&self, c: char) -> bool {
+        self.function_chars.contains(&c)
     }
 
     fn is_generic(&self, w: &str) -> bool {
@@ -1013,7 +1011,11 @@ impl Recognizer {
         }
         let one = &s[..chars[0].len_utf8()];
         self.surnames.get(one).map(|&w| {
-            let w = if self.is_bnd(chars[0]) { w.min(1) } else { w };
+            let w = if self.is_function_char(chars[0]) {
+                w.min(1)
+            } else {
+                w
+            };
             (1, w)
         })
     }

@@ -85,7 +85,7 @@ impl Recognizer {
                     continue;
                 }
                 let courtesy = run.sub(start, start + 2);
-                if courtesy.chars().any(|c| self.is_bnd(c)) {
+                if courtesy.chars().any(|c| self.is_function_char(c)) {
                     continue;
                 }
                 let name_end = if k >= 1 && run.ch(k - 1) == '表' {

@@ -12,7 +12,7 @@
 //!   `X看着`, `X站在` become person evidence in a book that uses them,
 //!   without a cue list naming 看 or 站.
 
-use super::{side_entropy, Measured, Recognizer, Stat, Tag, LOCATIVES};
+use super::{side_entropy, Measured, Recognizer, Stat, Tag};
 use crate::hash::FxMap;
 
 /// The features, in the order `Recognizer::features` computes them.
@@ -199,7 +199,7 @@ fn neighbours(m: &Measured, i: usize, left: bool) -> Vec<(u32, f64)> {
     let hi = ((i as u64) + 1) << 21;
     let from = pairs.partition_point(|&(k, _)| k < lo);
     let to = pairs.partition_point(|&(k, _)| k < hi);
-    let punct = if left { st.lpunct } else { st.rpunct };
+    let punct = if left { st.left_punct } else { st.right_punct };
     let total: u64 = pairs[from..to].iter().map(|&(_, c)| c as u64).sum::<u64>() + punct as u64;
     if total == 0 {
         return Vec::new();
@@ -232,8 +232,16 @@ impl Recognizer {
         let n = st.count.max(1) as f32;
         let rate = |v: u32| v as f32 / n;
         let sur = self.surname(&chars, w);
-        let le = side_entropy(st.count - st.lpunct.min(st.count), st.lsum, st.lpunct);
-        let re = side_entropy(st.count - st.rpunct.min(st.count), st.rsum, st.rpunct);
+        let le = side_entropy(
+            st.count - st.left_punct.min(st.count),
+            st.left_clnc,
+            st.left_punct,
+        );
+        let re = side_entropy(
+            st.count - st.right_punct.min(st.count),
+            st.right_clnc,
+            st.right_punct,
+        );
         let (ld, rd) = self.diversity(st);
         let tag = self.tag_of(w);
         let last = chars[len - 1];
@@ -254,16 +262,16 @@ impl Recognizer {
             st.strong,
             st.mov,
             st.loc,
-            st.nam,
-            st.ldem,
-            st.lbad,
-            st.rbad,
-            st.lbnd,
-            st.rbnd,
-            st.lpunct,
-            st.rpunct,
-            st.rtitle_cut,
-            st.lword,
+            st.after_naming,
+            st.after_demonstrative,
+            st.left_bad,
+            st.right_bad,
+            st.left_function,
+            st.right_function,
+            st.left_punct,
+            st.right_punct,
+            st.right_title_cut,
+            st.left_word_cut,
             st.mov_clause,
         ] {
             f.push(rate(v));
@@ -277,11 +285,9 @@ impl Recognizer {
             (1..len).any(|k| self.not_given.contains(&chars[k])),
         ));
         f.push(f32::from(self.name_end_bad.contains(&last)));
-        f.push(f32::from(LOCATIVES.contains(last)));
+        f.push(f32::from(self.chars.locative.contains(&last)));
         f.push(f32::from(
-            chars[1..]
-                .iter()
-                .any(|c| "州府县郡城寨堡村庄镇".contains(*c)),
+            chars[1..].iter().any(|c| self.chars.settlement.contains(c)),
         ));
         f.push(f32::from(tag.is_some()));
         f.push(f32::from(tag == Some(Tag::Person)));
@@ -291,7 +297,7 @@ impl Recognizer {
             self.place_suffix(w)
                 .map_or(0.0, |(_, _, wt)| wt as f32 / 3.0),
         );
-        f.push(f32::from(self.is_bnd(chars[0])));
+        f.push(f32::from(self.is_function_char(chars[0])));
         f.push(f32::from(self.verbish.contains(&chars[0])));
         f.push(f32::from(self.verbish.contains(&last)));
         f.push(f32::from(self.plain_words_joined(&chars)));

@@ -18,7 +18,7 @@ use super::{Decided, Recognizer};
 use crate::entity::corpus::Runs;
 use crate::entity::EntityType;
 use crate::hash::FxMap;
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::MatchKind;
 
 /// Share of a form's mentions that must go to one person to bind it.
 const FORM_SHARE: f64 = 0.5;
@@ -26,10 +26,6 @@ const FORM_SHARE: f64 = 0.5;
 /// Titles that name a man's relative rather than the man (宋太公 is 宋江's
 /// father, 武大郎 武松's elder brother): a form with them is never bound.
 const RELATIVE_TITLES: [&str; 2] = ["太公", "郎"];
-
-/// Characters that give a birth order or seniority between a surname and a
-/// title (蒋四爷, 岳大爷, 王老爷).
-const ORDER: &str = "一二三四五六七八九十大小老";
 
 impl Recognizer {
     /// Whether `rest` (what follows a surname) is a title form.
@@ -41,7 +37,10 @@ impl Recognizer {
                 && (self.lex.honorifics.contains(&s)
                     || self.titles.get(&s).is_some_and(|p| p.after_name()))
         };
-        is_title(rest) || (rest.len() >= 2 && ORDER.contains(rest[0]) && is_title(&rest[1..]))
+        is_title(rest)
+            || (rest.len() >= 2
+                && self.chars.birth_order.contains(&rest[0])
+                && is_title(&rest[1..]))
     }
 
     /// Binds surname + title forms to the one person they name.
@@ -60,9 +59,9 @@ impl Recognizer {
             let sl = match self.surname(&chars, &d.name) {
                 Some((sl, _)) => sl,
                 None if (2..=3).contains(&chars.len())
-                    && !self.is_bnd(chars[0])
+                    && !self.is_function_char(chars[0])
                     && !self.verbish.contains(&chars[0])
-                    && !ORDER.contains(chars[0]) =>
+                    && !self.chars.birth_order.contains(&chars[0]) =>
                 {
                     1
                 }
@@ -73,7 +72,8 @@ impl Recognizer {
             if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
                 // An official title (not an honorific): remember it, the
                 // person must be seen with it.
-                let title: String = if ORDER.contains(rest[0]) && rest.len() >= 2 {
+                let title: String = if self.chars.birth_order.contains(&rest[0]) && rest.len() >= 2
+                {
                     rest[1..].iter().collect()
                 } else {
                     rest.iter().collect()
@@ -98,10 +98,7 @@ impl Recognizer {
         ids.sort_unstable();
         ids.dedup();
         let names: Vec<&str> = ids.iter().map(|&i| decided[i].name.as_str()).collect();
-        let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(&names)
-            .expect("an automaton over a few hundred short names builds");
+        let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
         let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
         for run in runs.iter() {
             for m in ac.find_iter(run.text) {
@@ -159,8 +156,11 @@ impl Recognizer {
             }))
             .collect();
         if !needs.is_empty() {
-            let ac = AhoCorasick::new(needs.iter().map(|n| n.1.as_str()))
-                .expect("an automaton over a few hundred short names builds");
+            let ac = crate::entity::name_matcher(
+                needs.iter().map(|n| n.1.as_str()),
+                MatchKind::Standard,
+                false,
+            );
             let mut seen: std::collections::HashSet<usize> = Default::default();
             for run in runs.iter() {
                 for m in ac.find_iter(run.text) {

@@ -13,7 +13,8 @@ impl Recognizer {
         let Some(&first) = chars.first() else {
             return false;
         };
-        if self.is_bnd(first) && !(numeral_ok && self.numerals.contains(&first) && chars.len() > 1)
+        if self.is_function_char(first)
+            && !(numeral_ok && self.numerals.contains(&first) && chars.len() > 1)
         {
             return false;
         }
@@ -22,10 +23,10 @@ impl Recognizer {
                 let head: String = chars[..l].iter().collect();
                 let cue = self.cues.get(head.as_str());
                 if cue.is_some_and(|c| {
-                    c[class_index(CueClass::Mov)] >= 2
-                        || c[class_index(CueClass::Cmd)] >= 2
-                        || c[class_index(CueClass::Say)] >= 3
-                        || (l >= 2 && c[class_index(CueClass::Act)] >= 2)
+                    c[class_index(CueClass::Movement)] >= 2
+                        || c[class_index(CueClass::Command)] >= 2
+                        || c[class_index(CueClass::Speech)] >= 3
+                        || (l >= 2 && c[class_index(CueClass::Action)] >= 2)
                 }) {
                     return false;
                 }
@@ -46,7 +47,7 @@ impl Recognizer {
             let tail: String = chars[cut..].iter().collect();
             let tail_len = len - cut;
             // The tail's tag is not trusted (丘陵 is tagged a person name).
-            if (tail_len == 1 && LOCATIVES.contains(chars[cut]))
+            if (tail_len == 1 && self.chars.locative.contains(&chars[cut]))
                 || (tail_len >= 2
                     && !self.lex.places.contains(&tail)
                     && self.is_frequent_word(&tail, 100))
@@ -72,7 +73,7 @@ impl Recognizer {
         }
         if self.lex.factions.contains(w) {
             // Multi-character factions; single-character ones come in add_factions.
-            if w.ends_with('人') || st.lbad + st.rbad >= st.count {
+            if w.ends_with('人') || st.left_bad + st.right_bad >= st.count {
                 return None;
             }
             return Some(decided(w, EntityType::Faction, 0.9, &["lex"], st));
@@ -89,12 +90,13 @@ impl Recognizer {
             return None;
         }
         // Boundaries: most occurrences must not cut a common word.
-        if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
+        if (st.left_bad + st.right_bad) as f64 > 0.5 * st.count as f64 {
             return None;
         }
         // Always the same neighbour on one side: a piece of a longer word (山间通|道).
         if st.count >= 3
-            && ((st.rdistinct == 1 && st.rpunct == 0) || (st.ldistinct == 1 && st.lpunct == 0))
+            && ((st.right_distinct == 1 && st.right_punct == 0)
+                || (st.left_distinct == 1 && st.left_punct == 0))
         {
             return None;
         }
@@ -142,12 +144,12 @@ impl Recognizer {
         }
         if self.is_generic(&stem)
             || !self.stem_ok(&stem, false)
-            || chars.iter().any(|c| self.is_bnd(*c))
+            || chars.iter().any(|c| self.is_function_char(*c))
             || self.is_plain_word(w)
             || self.is_plain_word(&chars[len - 2..].iter().collect::<String>())
             || (weight < 3 && self.is_plain_word(&stem) && self.is_frequent_word(&stem, 100))
-            || st.lbad + st.rbad + st.lword > 0
-            || (st.count >= 3 && st.ldistinct == 1 && st.lpunct == 0)
+            || st.left_bad + st.right_bad + st.left_word_cut > 0
+            || (st.count >= 3 && st.left_distinct == 1 && st.left_punct == 0)
         {
             return None;
         }
@@ -156,9 +158,12 @@ impl Recognizer {
 
     /// Distinct neighbours on the left and on the right (a run edge is one).
     pub(super) fn diversity(&self, st: &Stat) -> (usize, usize) {
-        let lp = usize::from(st.lpunct > 0);
-        let rp = usize::from(st.rpunct > 0);
-        (st.ldistinct as usize + lp, st.rdistinct as usize + rp)
+        let lp = usize::from(st.left_punct > 0);
+        let rp = usize::from(st.right_punct > 0);
+        (
+            st.left_distinct as usize + lp,
+            st.right_distinct as usize + rp,
+        )
     }
 
     /// Phase 2: an army name (faction, place, direction, X家 or a repeated
@@ -195,7 +200,7 @@ impl Recognizer {
         if numbered && weight >= 2 {
             return Some(decided(w, EntityType::Army, 0.75, &["army"], st));
         }
-        if (st.lbad + st.rbad) as f64 > 0.5 * st.count as f64 {
+        if (st.left_bad + st.right_bad) as f64 > 0.5 * st.count as f64 {
             return None;
         }
         // 著士兵, 上京师: the stem's last character and the suffix make an
@@ -205,12 +210,13 @@ impl Recognizer {
         {
             return None;
         }
-        if !self.stem_ok(&stem, false) || stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+        if !self.stem_ok(&stem, false) || stem.chars().skip(1).any(|c| self.is_function_char(c)) {
             return None;
         }
         // 远恶军|州: always the same neighbour, a piece of a longer word.
         if st.count >= 3
-            && ((st.rdistinct == 1 && st.rpunct == 0) || (st.ldistinct == 1 && st.lpunct == 0))
+            && ((st.right_distinct == 1 && st.right_punct == 0)
+                || (st.left_distinct == 1 && st.left_punct == 0))
         {
             return None;
         }
@@ -221,7 +227,8 @@ impl Recognizer {
         // is its army.
         let faction = self.is_faction_stem(&stem)
             && (stem_len > 1
-                || ((weight >= 3 || (suffix == "营" && st.count >= 3)) && st.lword < st.count));
+                || ((weight >= 3 || (suffix == "营" && st.count >= 3))
+                    && st.left_word_cut < st.count));
         let place = self.lex.places.contains(&stem) || places.contains(stem.as_str());
         let score = if faction {
             evidence.push("lex");
@@ -253,7 +260,7 @@ impl Recognizer {
             && self.stem_ok(&stem, false)
             && !self.is_plain_word(&stem)
             && !self.is_plain_word(w)
-            && !chars[..2].iter().any(|c| self.is_bnd(*c))
+            && !chars[..2].iter().any(|c| self.is_function_char(*c))
             && m.count(&stem) <= st.count + st.count / 2
         {
             // An unknown stem that hardly occurs without the suffix (神武军).
@@ -357,7 +364,7 @@ impl Recognizer {
                 return None;
             }
             // 西门大|官人: the name ends inside a title that follows it.
-            if st.rtitle_cut * 2 > n {
+            if st.right_title_cut * 2 > n {
                 return None;
             }
             // 祝家庄, 李家店: X家 + anything is a family's place or army.
@@ -365,12 +372,12 @@ impl Recognizer {
                 return None;
             }
             // 江湖上, 林子里: a name does not end with a locative.
-            if "上下里内外前后边旁头间".contains(gchars[gchars.len() - 1]) {
+            if self.chars.position_tail.contains(&gchars[gchars.len() - 1]) {
                 return None;
             }
             // 那妇人, 都来, 何人: a surname that is also a function character
             // needs a given name that is no word and cues.
-            if self.is_bnd(chars[0])
+            if self.is_function_char(chars[0])
                 && (cues == 0 || self.vocab.has_word(&given) || self.is_generic(&given))
             {
                 return None;
@@ -387,11 +394,13 @@ impl Recognizer {
             }
             // A surname that is also a function character (有, 何, 于): the
             // name must be met in many different places (not 有分教).
-            if self.is_bnd(chars[0]) && (ld < 4 || rd < 4 || (cues as f64) < 0.2 * n as f64) {
+            if self.is_function_char(chars[0])
+                && (ld < 4 || rd < 4 || (cues as f64) < 0.2 * n as f64)
+            {
                 return None;
             }
             // 石碣村, 山寨中: a given name holds no settlement word (but 定国 may).
-            if gchars.iter().any(|c| "州府县郡城寨堡村庄镇".contains(*c)) {
+            if gchars.iter().any(|c| self.chars.settlement.contains(c)) {
                 return None;
             }
             score += [0.0, 0.15, 0.3, 0.35][sw as usize];
@@ -402,13 +411,13 @@ impl Recognizer {
             if n < 3 || (cues as f64) < 0.4 * n as f64 || cues < 3 || ld < 3 || rd < 3 {
                 return None;
             }
-            if self.vocab.has_word(w) || chars.iter().any(|c| self.is_bnd(*c)) {
+            if self.vocab.has_word(w) || chars.iter().any(|c| self.is_function_char(*c)) {
                 return None;
             }
             // 来寻, 看罢, 冈子, 上厅: no verb, suffix or locative at an edge.
             let edge_bad = |c: char| {
                 self.verbish.contains(&c)
-                    || LOCATIVES.contains(c)
+                    || self.chars.locative.contains(&c)
                     || self
                         .lex
                         .place_suffixes
@@ -429,7 +438,7 @@ impl Recognizer {
             evidence.push("stat");
         }
         // 那汉, 这厮, 一个妇人: a noun after a demonstrative or classifier.
-        if st.ldem as f64 > 0.3 * n as f64 {
+        if st.after_demonstrative as f64 > 0.3 * n as f64 {
             return None;
         }
         if self.tag_of(w).is_some_and(|t| t != Tag::Person) {
@@ -451,7 +460,7 @@ impl Recognizer {
         }
         score += 0.35 * (cues as f64 / 2.0).min(1.0);
         score += 0.15 * ((n as f64 - 1.0) / 3.0).min(1.0);
-        if st.nam > 0 {
+        if st.after_naming > 0 {
             score += 0.1;
         }
         if n >= 2 && ld >= 2 && rd >= 2 {
@@ -514,7 +523,7 @@ impl Recognizer {
                 }
             }
             // 贵县, 敝庄, 本寨: a polite or deictic word, not a stem.
-            if stem_chars == 1 && "贵敝本该此其我你他尊寒".contains(chars[0]) {
+            if stem_chars == 1 && self.chars.self_other.contains(&chars[0]) {
                 return None;
             }
             // 燕山|山脚: a suffix does not follow itself.
@@ -524,7 +533,7 @@ impl Recognizer {
             // 伤一个寨: no function character inside a stem; 直去县, 奔城,
             // 柴上城: no verb, and no locative after the first character,
             // unless the stem is a known word (上京, 东平).
-            if stem.chars().skip(1).any(|c| self.is_bnd(c)) {
+            if stem.chars().skip(1).any(|c| self.is_function_char(c)) {
                 return None;
             }
             let stem_known = self.lex.places.contains(&stem)
@@ -535,7 +544,7 @@ impl Recognizer {
             if !stem_known
                 && stem.chars().enumerate().any(|(k, c)| {
                     self.verbish.contains(&c) && !self.numerals.contains(&c)
-                        || (k > 0 && LOCATIVES.contains(c))
+                        || (k > 0 && self.chars.locative.contains(&c))
                 })
             {
                 return None;
@@ -548,7 +557,8 @@ impl Recognizer {
             let known_stem = self.lex.places.contains(&stem);
             // 点|起山寨: every mention starts inside a word with the character
             // before it, and no cue says otherwise.
-            if !known_stem && st.lword == n && st.mov + st.nam + st.lpunct == 0 {
+            if !known_stem && st.left_word_cut == n && st.mov + st.after_naming + st.left_punct == 0
+            {
                 return None;
             }
             // 军汉寨: an ordinary word + suffix, said once, is too weak.
@@ -573,7 +583,7 @@ impl Recognizer {
                 };
             }
             if stem_chars == 1
-                && (self.not_given.contains(&chars[0]) || LOCATIVES.contains(chars[0]))
+                && (self.not_given.contains(&chars[0]) || self.chars.locative.contains(&chars[0]))
             {
                 // 去县, 到州: a verb is no stem.
                 return None;
@@ -592,7 +602,7 @@ impl Recognizer {
                 return None;
             }
             evidence.push("sfx");
-            if stem_chars >= 2 && st.lbad == 0 && st.rbad == 0 && n >= 2 {
+            if stem_chars >= 2 && st.left_bad == 0 && st.right_bad == 0 && n >= 2 {
                 score += 0.1;
             }
             // A suffix and movement cues on a good share of the mentions:
@@ -610,10 +620,10 @@ impl Recognizer {
                 return None;
             }
             if len > 4
-                || chars.iter().any(|c| self.is_bnd(*c))
+                || chars.iter().any(|c| self.is_function_char(*c))
                 || self.verbish.contains(&chars[0])
                 || self.verbish.contains(&chars[len - 1])
-                || self.cue(&chars[0].to_string(), CueClass::Adv) > 0
+                || self.cue(&chars[0].to_string(), CueClass::Adverb) > 0
                 || !self.stem_ok(w, false)
                 || (0..len - 1).any(|a| {
                     (a + 2..=len).any(|b| {
@@ -625,7 +635,7 @@ impl Recognizer {
                 return None;
             }
             // 厅上, 寨中: not a locative at the end; 冈子: not a suffix at the start.
-            if LOCATIVES.contains(chars[len - 1])
+            if self.chars.locative.contains(&chars[len - 1])
                 || self
                     .lex
                     .place_suffixes
@@ -645,7 +655,7 @@ impl Recognizer {
             score += if clause { 0.25 } else { 0.15 };
         }
         let cues = st.place_cues();
-        if st.nam > 0 {
+        if st.after_naming > 0 {
             score += 0.1;
         }
         score += 0.3 * (cues as f64 / 2.0).min(1.0);

@@ -224,10 +224,13 @@ impl Recognizer {
             for stem in 1..=max_stem.min(i) {
                 let k = i - stem;
                 let first = run.ch(k);
-                if stem > 1 && self.is_bnd(first) && !(place && self.numerals.contains(&first)) {
+                if stem > 1
+                    && self.is_function_char(first)
+                    && !(place && self.numerals.contains(&first))
+                {
                     continue;
                 }
-                if stem == 1 && self.is_bnd(first) {
+                if stem == 1 && self.is_function_char(first) {
                     continue;
                 }
                 out.push((k, i + slen));
@@ -239,7 +242,7 @@ impl Recognizer {
                 break;
             };
             let strong_person = a.cue.is_some_and(|cue| {
-                cue[class_index(CueClass::Say)] >= 3 || cue[class_index(CueClass::Act)] >= 3
+                cue[class_index(CueClass::Speech)] >= 3 || cue[class_index(CueClass::Action)] >= 3
             });
             if strong_person {
                 for len in 2..=4usize.min(i) {
@@ -254,7 +257,9 @@ impl Recognizer {
             let Some(a) = self.affix(run, i - clen, i) else {
                 break;
             };
-            if a.cue.is_some_and(|c| c[class_index(CueClass::Mov)] >= 3) {
+            if a.cue
+                .is_some_and(|c| c[class_index(CueClass::Movement)] >= 3)
+            {
                 for len in 2..=4usize.min(n - i) {
                     out.push((i, i + len));
                 }
@@ -284,7 +289,7 @@ impl Recognizer {
                 && self
                     .affix(run, j, j + alen)
                     .and_then(|a| a.cue)
-                    .is_some_and(|c| c[class_index(CueClass::Adv)] > 0);
+                    .is_some_and(|c| c[class_index(CueClass::Adverb)] > 0);
             if adverb {
                 j + alen
             } else {
@@ -317,10 +322,10 @@ impl Recognizer {
                             break 'cue;
                         }
                     }
-                    f.say = f.say.max(c[class_index(CueClass::Say)]);
-                    f.act = f.act.max(c[class_index(CueClass::Act)]);
+                    f.say = f.say.max(c[class_index(CueClass::Speech)]);
+                    f.act = f.act.max(c[class_index(CueClass::Action)]);
                     if si == 0 {
-                        f.loc = f.loc.max(c[class_index(CueClass::Loc)]);
+                        f.loc = f.loc.max(c[class_index(CueClass::Location)]);
                     }
                 }
                 if !a.starts_longer {
@@ -343,9 +348,9 @@ impl Recognizer {
                 }
             }
         }
-        f.bnd = self.is_bnd(run.ch(j));
+        f.function = self.is_function_char(run.ch(j));
         // 永乐城下, 燕山中: a locative after a name makes words (城下) freely.
-        let locative = self.locatives.contains(&run.ch(j));
+        let locative = self.chars.locative.contains(&run.ch(j));
         f.bad = j > 0 && !cue && !locative && self.crosses(run, j - 1, crossing);
         f
     }
@@ -380,9 +385,9 @@ impl Recognizer {
                     break 'cue;
                 }
                 let (cc, mc, nc) = (
-                    c[class_index(CueClass::Cmd)],
-                    c[class_index(CueClass::Mov)],
-                    c[class_index(CueClass::Nam)],
+                    c[class_index(CueClass::Command)],
+                    c[class_index(CueClass::Movement)],
+                    c[class_index(CueClass::Naming)],
                 );
                 f.cmd = f.cmd.max(cc);
                 f.mov = f.mov.max(mc);
@@ -395,8 +400,8 @@ impl Recognizer {
                 break;
             }
         }
-        f.bnd = self.is_bnd(run.ch(i - 1));
-        f.dem = self.demonstratives.contains(&run.ch(i - 1));
+        f.function = self.is_function_char(run.ch(i - 1));
+        f.dem = self.chars.demonstrative.contains(&run.ch(i - 1));
         f.word = i < run.len() && self.bigram_flags(run, i - 1, crossing).0;
         // A one-character cue glued into a word (出口) explains nothing.
         f.bad = i < run.len() && !(long_cue || f.title) && self.crosses(run, i - 1, crossing);

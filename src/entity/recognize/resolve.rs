@@ -146,10 +146,11 @@ impl Recognizer {
         if decided.is_empty() {
             return decided;
         }
-        let ac = aho_corasick::AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .build(decided.iter().map(|d| d.name.as_str()))
-            .expect("an automaton over the decided names builds");
+        let ac = crate::entity::name_matcher(
+            decided.iter().map(|d| d.name.as_str()),
+            aho_corasick::MatchKind::Standard,
+            true,
+        );
         // Two matches overlap only if their starts are less than the
         // longest name apart: each match looks at that window only, so the
         // cost is linear in the run (a long unpunctuated run is no longer
@@ -224,13 +225,11 @@ impl Recognizer {
             .map(|d| (d.name.as_str(), d.kind))
             .collect();
         let known_list: Vec<(&str, EntityType)> = known.iter().map(|(w, k)| (*w, *k)).collect();
-        let Ok(known_ac) = aho_corasick::AhoCorasick::builder()
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-            .build(known_list.iter().map(|k| k.0))
-        else {
-            return decided;
-        };
+        let known_ac = crate::entity::name_matcher(
+            known_list.iter().map(|k| k.0),
+            aho_corasick::MatchKind::LeftmostLongest,
+            true,
+        );
         // `tailed`: the items share a following word (X兵马、Y兵马), which
         // vouches for the boundary; otherwise a person needs a surname.
         let consider = |w: &str,
@@ -248,7 +247,7 @@ impl Recognizer {
             if !(2..=4).contains(&chars.len())
                 || chars
                     .iter()
-                    .any(|c| self.is_bnd(*c) || self.not_given.contains(c))
+                    .any(|c| self.is_function_char(*c) || self.not_given.contains(c))
                 || self.vocab.has_word(w)
                 || self.army_suffix(w).is_some()
             {
@@ -308,11 +307,13 @@ impl Recognizer {
                                     }
                                     _ => true,
                                 };
-                                let clean_end = s + l == n || self.is_bnd(run.ch(s + l)) || {
-                                    let next = run.sub(s + l, (s + l + 2).min(n));
-                                    self.vocab.has_word(next)
-                                        || self.cue(run.sub(s + l, s + l + 1), CueClass::Act) > 0
-                                };
+                                let clean_end =
+                                    s + l == n || self.is_function_char(run.ch(s + l)) || {
+                                        let next = run.sub(s + l, (s + l + 2).min(n));
+                                        self.vocab.has_word(next)
+                                            || self.cue(run.sub(s + l, s + l + 1), CueClass::Action)
+                                                > 0
+                                    };
                                 if same_shape && clean_end {
                                     consider(w, kind, false, &mut found);
                                 }
@@ -476,7 +477,6 @@ impl Recognizer {
                 }
             }
         }
-        const BEFORE: [&str; 9] = ["伐", "入", "侵", "降", "抗", "灭", "攻", "联", "投"];
         let named: Vec<String> = decided
             .iter()
             .filter(|d| matches!(d.kind, EntityType::Person | EntityType::Place))
@@ -496,13 +496,13 @@ impl Recognizer {
                         if !self.factions_1.contains(c) {
                             continue;
                         }
-                        let prev = if i > 0 { run.sub(i - 1, i) } else { "" };
                         let next = if i + 1 < n { run.sub(i + 1, i + 2) } else { "" };
                         // 伐燕失利: the polity stands alone after the verb.
                         let alone_after = i + 1 == n
-                            || self.is_bnd(run.ch(i + 1))
+                            || self.is_function_char(run.ch(i + 1))
                             || !self.vocab.has_word(run.sub(i, (i + 2).min(n)));
-                        let polity_before = BEFORE.contains(&prev)
+                        let polity_before = i > 0
+                            && self.chars.polity_before.contains(&run.ch(i - 1))
                             && !self.vocab.has_word(run.sub(i - 1, i + 1))
                             && alone_after;
                         // 金人, but not 好汉人: the X人 form is listed and X is no word's tail.
@@ -574,9 +574,7 @@ fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
         return strings;
     }
     let strings: Vec<String> = strings.into_iter().collect();
-    let Ok(ac) = aho_corasick::AhoCorasick::new(&strings) else {
-        return BTreeSet::new();
-    };
+    let ac = crate::entity::name_matcher(&strings, aho_corasick::MatchKind::Standard, false);
     let found: Vec<bool> = runs
         .slices()
         .par_iter()
@@ -605,9 +603,11 @@ fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
 fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let mut containers = vec![Vec::new(); decided.len()];
     let mut contained = vec![Vec::new(); decided.len()];
-    let Ok(ac) = aho_corasick::AhoCorasick::new(decided.iter().map(|d| d.name.as_str())) else {
-        return (containers, contained);
-    };
+    let ac = crate::entity::name_matcher(
+        decided.iter().map(|d| d.name.as_str()),
+        aho_corasick::MatchKind::Standard,
+        false,
+    );
     for (b, d) in decided.iter().enumerate() {
         let mut inner: Vec<usize> = ac
             .find_overlapping_iter(d.name.as_str())
