@@ -1514,6 +1514,18 @@ mod tests {
             &[],
         ),
         (
+            "a verb before a one-character state makes it a faction (伐燕, 入燕)",
+            "次年大军伐燕，燕王出降。后来又入燕，燕地平定。",
+            &[(Faction, "燕")],
+            &[],
+        ),
+        (
+            "an idiom around the verb and the character is no polity (弃暗投明)",
+            "众将弃暗投明，纷纷来归。他也弃暗投明。如今弃暗投明者甚多。",
+            &[],
+            &["明"],
+        ),
+        (
             "a sect named by a stem and a faction suffix",
             "青云派弟子下山。青云派掌门大怒，青云派众人随后赶到。",
             &[(Faction, "青云派")],

@@ -21,6 +21,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// At most this much evidence from one link.
 const LINK_CAP: u64 = 5;
+/// A side named fewer times than this is no side's enemy.
+const MIN_ENEMY_MENTIONS: u64 = 10;
 /// Rounds of propagation at most.
 const ROUNDS: usize = 12;
 
@@ -189,10 +191,18 @@ pub fn relation_rows(
     }
     let mut ranked: Vec<usize> = (0..n_sides).filter(|&c| total[c] > 0).collect();
     ranked.sort_by(|&x, &y| total[y].cmp(&total[x]).then(x.cmp(&y)));
+    // A side the book names fewer than MIN_ENEMY_MENTIONS times (a dynasty
+    // of the past named in passing, 有夏) is no one's enemy in the story.
+    let mut named = vec![0u64; n_sides];
+    for (id, &n) in &mentions {
+        if let Some(c) = clusters.of(*id) {
+            named[c] += n;
+        }
+    }
     let enemy: Vec<Option<usize>> = (0..n_sides)
         .map(|c| {
             let best = (0..n_sides)
-                .filter(|&d| war[c][d] > 0)
+                .filter(|&d| war[c][d] > 0 && named[d] >= MIN_ENEMY_MENTIONS)
                 .max_by(|&x, &y| war[c][x].cmp(&war[c][y]).then(y.cmp(&x)));
             best.or(match ranked.as_slice() {
                 [x, y, ..] if *x == c => Some(*y),
@@ -430,6 +440,48 @@ mod tests {
     use super::*;
 
     use super::super::test_entity as e;
+
+    #[test]
+    fn a_side_named_in_passing_is_no_ones_enemy() {
+        use EntityType::*;
+        let catalog = Catalog::new(vec![
+            e("西秦", Faction),
+            e("东楚", Faction),
+            e("古虞", Faction),
+            e("甲一", Person),
+            e("乙二", Person),
+            e("丁四", Person),
+        ]);
+        let id = |n: &str| catalog.entities().iter().position(|x| x.name == n).unwrap() as EntityId;
+        let names: Vec<String> = catalog.entities().iter().map(|x| x.name.clone()).collect();
+        let item = |rel, a: &str, b: &str, count| Item {
+            rel,
+            source: id(a),
+            target: id(b),
+            count,
+            example: format!("{a}{b}"),
+        };
+        let ev = Evidence {
+            chapter: 1,
+            items: vec![
+                item(Rel::MemberOf, "甲一", "西秦", 2),
+                item(Rel::MemberOf, "乙二", "东楚", 2),
+                // 甲一 once fought the dynasty of old the book names in passing
+                item(Rel::Fights, "甲一", "古虞", 5),
+                item(Rel::Fights, "乙二", "甲一", 1),
+                // 丁四 fights 甲一 (西秦): the enemy of 西秦 in the story is 东楚
+                item(Rel::Fights, "丁四", "甲一", 3),
+            ],
+            dynasty: vec![],
+            mentions: vec![(id("西秦"), 30), (id("东楚"), 20), (id("古虞"), 3)],
+        };
+        let rows = relation_rows(&[ev], &catalog, &names);
+        let leading = rows
+            .iter()
+            .find(|r| r.source == "丁四" && r.relation == "member_of")
+            .map(|r| r.target.clone());
+        assert_eq!(leading.as_deref(), Some("东楚"));
+    }
 
     #[test]
     fn sides_spread_from_stated_ones_to_commanders_allies_and_enemies() {

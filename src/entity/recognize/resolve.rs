@@ -501,10 +501,20 @@ impl Recognizer {
                         let alone_after = i + 1 == n
                             || self.is_function_char(run.ch(i + 1))
                             || !self.vocab.has_word(run.sub(i, (i + 2).min(n)));
+                        // 弃暗投明 is an idiom, not 投 + a state: no longer
+                        // dictionary word spans the verb and the character.
+                        let in_idiom = |i: usize| {
+                            (3..=4).any(|len: usize| {
+                                (i.saturating_sub(len - 1)..i)
+                                    .filter(|&a| a + len <= n)
+                                    .any(|a| self.vocab.has_word(run.sub(a, a + len)))
+                            })
+                        };
                         let polity_before = i > 0
                             && self.chars.polity_before.contains(&run.ch(i - 1))
                             && !self.vocab.has_word(run.sub(i - 1, i + 1))
-                            && alone_after;
+                            && alone_after
+                            && !in_idiom(i);
                         // 金人, but not 好汉人: the X人 form is listed and X is no word's tail.
                         let people = next == "人"
                             && self.lex.factions.contains(run.sub(i, i + 2))
