@@ -24,6 +24,8 @@ pub const HONORIFICS: &str = include_str!("../dict/honorifics.txt");
 pub const GIVEN_NAME_CHARS: &str = include_str!("../dict/given_name_chars.tsv");
 /// Named character classes (locatives, numerals, polity contexts …).
 pub const CHARS: &str = include_str!("../dict/chars.tsv");
+/// Words that make a ruler's name stand for his realm (X天下, X营).
+pub const REALM_WORDS: &str = include_str!("../dict/realm_words.txt");
 /// Cue words of the relations (commands, member_of, fights, at …).
 pub const RELATIONS: &str = include_str!("../dict/relations.txt");
 

@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 use crate::charset::CharSet;
 use crate::dicts::{
     ALIASES, ARMY_SUFFIXES, CHARS, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS,
-    HONORIFICS, PLACES, PLACE_SUFFIXES, STOPWORDS, SURNAMES, TITLES,
+    HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS, STOPWORDS, SURNAMES, TITLES,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -188,6 +188,8 @@ pub struct Lexicon {
     pub titles: HashMap<String, TitlePosition>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
+    /// Words after a name that make it stand for a realm (X天下, X营).
+    pub realm_words: Vec<String>,
     /// What follows a surname to address one person (爷, 兄, 大人), besides
     /// the `post` and `both` titles.
     pub honorifics: HashSet<String>,
@@ -250,6 +252,7 @@ impl Lexicon {
         lex.builtin_aliases = lex.aliases.len();
         lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
         lex.honorifics.extend(words(t.honorifics));
+        lex.realm_words.extend(words(REALM_WORDS));
         for (line_no, line) in lines(t.given_name_chars) {
             let (c, n) = split_tab(line);
             let mut chars = c.chars();

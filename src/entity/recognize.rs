@@ -1160,6 +1160,7 @@ impl Recognizer {
         let all = self.add_aliases(all, runs, m);
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
+        let all = self.realm_names(all, runs);
         let mut all = self.apply_user(all, m);
         phases.mark(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
@@ -1511,6 +1512,22 @@ mod tests {
             "a one-character faction's camp, said again and again, is its army",
             "秦营中一片大乱。秦营诸将不知所措。次日秦营拔寨而走。",
             &[(Army, "秦营")],
+            &[],
+        ),
+        (
+            "a founder's name the book uses for his realm is a faction (X天下, X社稷, X营)",
+            "雷昭道：“起兵！”雷昭笑道：“好。”雷昭问道：“何人？”众人都说雷昭天下已定，\
+             雷昭天下太平，雷昭天下归心，雷昭天下无事。只恐雷昭社稷不保，雷昭社稷危矣，\
+             雷昭之社稷在此。雷昭营中大乱，雷昭营里无人，雷昭江山难保，雷昭基业已空。",
+            &[(Faction, "雷昭")],
+            &[],
+        ),
+        (
+            "a person whose name is seldom before a realm word stays a person",
+            "韩铁衣道：“起兵！”韩铁衣笑道：“好。”韩铁衣问道：“何人？”韩铁衣领兵出城。\
+             韩铁衣率兵三千。韩铁衣大喝一声。韩铁衣拍马便走。韩铁衣回头看时，韩铁衣营中已乱。\
+             韩铁衣又道：“走！”韩铁衣道：“休走！”韩铁衣道：“罢了。”",
+            &[(Person, "韩铁衣")],
             &[],
         ),
         (

@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// The share of a name's mentions before a realm word that makes it a realm.
+const REALM_SHARE: f64 = 0.2;
+
 impl Recognizer {
     /// Resolves accepted names that contain one another:
     /// - the shorter one lives (almost) only inside the longer: it goes
@@ -457,6 +460,65 @@ impl Recognizer {
             out.push(head);
         }
         out
+    }
+
+    /// A person's name that the book mostly uses for his realm (成汤天下,
+    /// 成汤社稷, 成汤营: a dynasty named by its founder) is a faction: at
+    /// least `REALM_SHARE` of its mentions, and ten, are followed (perhaps
+    /// after 之) by a realm word of dict/realm_words.txt.
+    pub(super) fn realm_names(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let persons: Vec<usize> = (0..decided.len())
+            .filter(|&i| decided[i].kind == EntityType::Person && decided[i].count >= 10)
+            .collect();
+        if persons.is_empty() || self.lex.realm_words.is_empty() {
+            return decided;
+        }
+        let ac = crate::entity::name_matcher(
+            persons.iter().map(|&i| decided[i].name.as_str()),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        let counts: Vec<(u32, u32)> = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut counts = vec![(0u32, 0u32); persons.len()];
+                for run in part.iter() {
+                    for m in ac.find_iter(run.text) {
+                        let after = &run.text[m.end()..];
+                        let after = after.strip_prefix('之').unwrap_or(after);
+                        let c = &mut counts[m.pattern().as_usize()];
+                        c.0 += 1;
+                        if self
+                            .lex
+                            .realm_words
+                            .iter()
+                            .any(|w| after.starts_with(w.as_str()))
+                        {
+                            c.1 += 1;
+                        }
+                    }
+                }
+                counts
+            })
+            .reduce(
+                || vec![(0, 0); persons.len()],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        x.0 += y.0;
+                        x.1 += y.1;
+                    }
+                    a
+                },
+            );
+        for (&i, &(all, realm)) in persons.iter().zip(&counts) {
+            if realm >= 10 && f64::from(realm) >= REALM_SHARE * f64::from(all) {
+                let d = &mut decided[i];
+                d.kind = EntityType::Faction;
+                d.evidence = std::iter::once("realm").collect();
+            }
+        }
+        decided
     }
 
     /// Single-character factions with polity evidence: an army stem (秦军),
