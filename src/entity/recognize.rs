@@ -1509,6 +1509,12 @@ mod tests {
             &["神武军骑兵", "精骑"],
         ),
         (
+            "a side's camp and its troops are two armies (契丹营, 契丹兵)",
+            "契丹兵四散奔逃，契丹兵死伤过半。契丹营中一片大乱，契丹营诸将不知所措，次日契丹营拔寨而走。",
+            &[(Army, "契丹兵"), (Army, "契丹营")],
+            &[],
+        ),
+        (
             "a one-character faction's camp, said again and again, is its army",
             "秦营中一片大乱。秦营诸将不知所措。次日秦营拔寨而走。",
             &[(Army, "秦营")],

@@ -435,16 +435,22 @@ impl Recognizer {
     }
 
     /// Armies with the same stem are one army (契丹兵, 契丹骑兵, 契丹军);
-    /// the most frequent form names it.
+    /// the most frequent form names it. A camp (金营, 宋大营) is not its
+    /// troops: camps of one stem are one entity, the troops another.
     pub(super) fn merge_armies(&self, decided: Vec<Decided>) -> Vec<Decided> {
-        let mut groups: BTreeMap<String, Vec<Decided>> = BTreeMap::new();
+        let mut groups: BTreeMap<(String, bool), Vec<Decided>> = BTreeMap::new();
         for d in decided {
-            let stem = match self.army_suffix(&d.name) {
-                Some((l, _)) => d.name.chars().take(d.name.chars().count() - l).collect(),
-                None => d.name.clone(),
+            let (stem, camp) = match self.army_suffix(&d.name) {
+                Some((l, _)) => {
+                    let n = d.name.chars().count();
+                    let suffix: String = d.name.chars().skip(n - l).collect();
+                    let camp = suffix.ends_with('营') || suffix.ends_with('寨');
+                    (d.name.chars().take(n - l).collect(), camp)
+                }
+                None => (d.name.clone(), false),
             };
             // 契丹骑兵 and 契丹败兵 share the stem 契丹 (骑兵, 败兵 are suffixes).
-            groups.entry(stem).or_default().push(d);
+            groups.entry((stem, camp)).or_default().push(d);
         }
         let mut out = Vec::new();
         for (_, mut g) in groups {
