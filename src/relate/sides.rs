@@ -441,97 +441,95 @@ mod tests {
 
     use super::super::test_entity as e;
 
+    /// The relation rows of one chapter's evidence over invented entities:
+    /// items as (relation, source, target, count), mentions by name.
+    fn rows_of(
+        entities: &[(&str, EntityType)],
+        items: &[(Rel, &str, &str, u64)],
+        mentions: &[(&str, u64)],
+    ) -> Vec<RelationRow> {
+        let catalog = Catalog::new(entities.iter().map(|&(n, k)| e(n, k)).collect());
+        let id = |n: &str| catalog.entities().iter().position(|x| x.name == n).unwrap() as EntityId;
+        let names: Vec<String> = catalog.entities().iter().map(|x| x.name.clone()).collect();
+        let ev = Evidence {
+            chapter: 1,
+            items: items
+                .iter()
+                .map(|&(rel, a, b, count)| Item {
+                    rel,
+                    source: id(a),
+                    target: id(b),
+                    count,
+                    example: format!("{a}{b}"),
+                })
+                .collect(),
+            dynasty: vec![],
+            mentions: mentions.iter().map(|&(n, c)| (id(n), c)).collect(),
+        };
+        relation_rows(&[ev], &catalog, &names)
+    }
+
+    /// The leading target of `who`'s `rel` rows.
+    fn leading(rows: &[RelationRow], who: &str, rel: &str) -> Option<String> {
+        rows.iter()
+            .find(|r| r.source == who && r.relation == rel)
+            .map(|r| r.target.clone())
+    }
+
     #[test]
     fn a_side_named_in_passing_is_no_ones_enemy() {
         use EntityType::*;
-        let catalog = Catalog::new(vec![
-            e("西秦", Faction),
-            e("东楚", Faction),
-            e("古虞", Faction),
-            e("甲一", Person),
-            e("乙二", Person),
-            e("丁四", Person),
-        ]);
-        let id = |n: &str| catalog.entities().iter().position(|x| x.name == n).unwrap() as EntityId;
-        let names: Vec<String> = catalog.entities().iter().map(|x| x.name.clone()).collect();
-        let item = |rel, a: &str, b: &str, count| Item {
-            rel,
-            source: id(a),
-            target: id(b),
-            count,
-            example: format!("{a}{b}"),
-        };
-        let ev = Evidence {
-            chapter: 1,
-            items: vec![
-                item(Rel::MemberOf, "甲一", "西秦", 2),
-                item(Rel::MemberOf, "乙二", "东楚", 2),
-                // 甲一 once fought the dynasty of old the book names in passing
-                item(Rel::Fights, "甲一", "古虞", 5),
-                item(Rel::Fights, "乙二", "甲一", 1),
-                // 丁四 fights 甲一 (西秦): the enemy of 西秦 in the story is 东楚
-                item(Rel::Fights, "丁四", "甲一", 3),
+        let rows = rows_of(
+            &[
+                ("西秦", Faction),
+                ("东楚", Faction),
+                ("古虞", Faction),
+                ("甲一", Person),
+                ("乙二", Person),
+                ("丁四", Person),
             ],
-            dynasty: vec![],
-            mentions: vec![(id("西秦"), 30), (id("东楚"), 20), (id("古虞"), 3)],
-        };
-        let rows = relation_rows(&[ev], &catalog, &names);
-        let leading = rows
-            .iter()
-            .find(|r| r.source == "丁四" && r.relation == "member_of")
-            .map(|r| r.target.clone());
-        assert_eq!(leading.as_deref(), Some("东楚"));
+            &[
+                (Rel::MemberOf, "甲一", "西秦", 2),
+                (Rel::MemberOf, "乙二", "东楚", 2),
+                // 甲一 once fought the dynasty of old the book names in passing
+                (Rel::Fights, "甲一", "古虞", 5),
+                (Rel::Fights, "乙二", "甲一", 1),
+                // 丁四 fights 甲一 (西秦): the enemy of 西秦 in the story is 东楚
+                (Rel::Fights, "丁四", "甲一", 3),
+            ],
+            &[("西秦", 30), ("东楚", 20), ("古虞", 3)],
+        );
+        assert_eq!(leading(&rows, "丁四", "member_of").as_deref(), Some("东楚"));
     }
 
     #[test]
     fn sides_spread_from_stated_ones_to_commanders_allies_and_enemies() {
         use EntityType::*;
-        let catalog = Catalog::new(vec![
-            e("北燕", Faction),
-            e("大北燕", Faction),
-            e("南梁", Faction),
-            e("韩铁衣", Person),
-            e("苏青禾", Person),
-            e("石敢当", Person),
-            e("柳七", Person),
-            e("飞熊军", Army),
-        ]);
-        let id = |n: &str| catalog.entities().iter().position(|x| x.name == n).unwrap() as EntityId;
-        let names: Vec<String> = catalog.entities().iter().map(|x| x.name.clone()).collect();
-        let item = |rel, a: &str, b: &str, count| Item {
-            rel,
-            source: id(a),
-            target: id(b),
-            count,
-            example: format!("{a}{b}"),
-        };
-        let ev = Evidence {
-            chapter: 1,
-            items: vec![
-                item(Rel::MemberOf, "韩铁衣", "大北燕", 2),
-                item(Rel::MemberOf, "苏青禾", "南梁", 1),
-                item(Rel::Fights, "北燕", "南梁", 1),
+        let rows = rows_of(
+            &[
+                ("北燕", Faction),
+                ("大北燕", Faction),
+                ("南梁", Faction),
+                ("韩铁衣", Person),
+                ("苏青禾", Person),
+                ("石敢当", Person),
+                ("柳七", Person),
+                ("飞熊军", Army),
+            ],
+            &[
+                (Rel::MemberOf, "韩铁衣", "大北燕", 2),
+                (Rel::MemberOf, "苏青禾", "南梁", 1),
+                (Rel::Fights, "北燕", "南梁", 1),
                 // 石敢当 fights 苏青禾 (南梁) → 北燕
-                item(Rel::Fights, "石敢当", "苏青禾", 3),
+                (Rel::Fights, "石敢当", "苏青禾", 3),
                 // 柳七 is ordered by 韩铁衣 → 北燕
-                item(Rel::Serves, "韩铁衣", "柳七", 1),
+                (Rel::Serves, "韩铁衣", "柳七", 1),
                 // 飞熊军 commanded by 苏青禾 → 南梁
-                item(Rel::Commands, "苏青禾", "飞熊军", 1),
+                (Rel::Commands, "苏青禾", "飞熊军", 1),
             ],
-            dynasty: vec![],
-            mentions: vec![
-                (id("北燕"), 5),
-                (id("大北燕"), 1),
-                (id("南梁"), 4),
-                (id("韩铁衣"), 3),
-            ],
-        };
-        let rows = relation_rows(&[ev], &catalog, &names);
-        let leading = |who: &str, rel: &str| {
-            rows.iter()
-                .find(|r| r.source == who && r.relation == rel)
-                .map(|r| r.target.clone())
-        };
+            &[("北燕", 5), ("大北燕", 1), ("南梁", 4), ("韩铁衣", 3)],
+        );
+        let leading = |who: &str, rel: &str| leading(&rows, who, rel);
         assert_eq!(leading("韩铁衣", "member_of").as_deref(), Some("北燕"));
         assert_eq!(leading("苏青禾", "member_of").as_deref(), Some("南梁"));
         assert_eq!(leading("石敢当", "member_of").as_deref(), Some("北燕"));
