@@ -57,6 +57,7 @@
 //! | `alias` | merged with names from an alias list, or 海阳 with 海阳城                 |
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
 //! | `form`  | a surname + title form (蒋爷, 白五弟) bound to the one person the book names by it |
+//! | `realm` | a founder's name the book mostly uses for his realm (X天下, X营): a faction |
 //!
 //! # Type decision order
 //!
