@@ -127,6 +127,7 @@ pub struct CharClasses {
     pub polity_after: CharSet,
     pub polity_before: CharSet,
     pub polity_before_weak: CharSet,
+    pub pronoun: CharSet,
 }
 
 impl CharClasses {
@@ -170,6 +171,7 @@ impl CharClasses {
             polity_after: take("polity_after")?,
             polity_before: take("polity_before")?,
             polity_before_weak: take("polity_before_weak")?,
+            pronoun: take("pronoun")?,
         })
     }
 }

@@ -958,8 +958,14 @@ impl Recognizer {
         self.function_chars.contains(&c)
     }
 
+    /// A listed generic word or title, or a phrase that starts with a
+    /// personal pronoun (他二人, 我军).
     fn is_generic(&self, w: &str) -> bool {
-        self.lex.generic.contains(w) || self.lex.titles.contains_key(w)
+        self.lex.generic.contains(w)
+            || self.lex.titles.contains_key(w)
+            || w.chars()
+                .next()
+                .is_some_and(|c| self.chars.pronoun.contains(&c))
     }
 
     /// jieba's dictionary entry for a word (frequency, tag). A look-up
@@ -1438,6 +1444,17 @@ mod tests {
     }
 
     use EntityType::{Army, Faction, Person, Place};
+
+    #[test]
+    fn phrases_that_start_with_a_personal_pronoun_are_generic() {
+        let r = recognizer();
+        for w in ["他二人", "我军", "她们几个"] {
+            assert!(r.is_generic(w), "{w}");
+        }
+        for w in ["韩铁衣", "尔朱荣", "吾丘寿"] {
+            assert!(!r.is_generic(w), "{w}");
+        }
+    }
 
     /// (rule, text, names it must find with their type, strings it must not find).
     /// (rule, text, names it must find with their type, strings it must not find).
