@@ -62,3 +62,29 @@ fn golden_tables_of_the_corpus() {
         "{changed:?} differ from tests/golden/; {refresh}"
     );
 }
+
+/// README's "Real output" shows the first rows of the golden tables (the
+/// same command on the same corpus): a change to the tables must show there.
+#[test]
+fn readme_real_output_is_the_golden_tables() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut shown = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix("$ head -") else {
+            continue;
+        };
+        let (n, name) = rest.split_once(" out/").unwrap();
+        let n: usize = n.parse().unwrap();
+        let golden = std::fs::read_to_string(root.join("tests/golden").join(name)).unwrap();
+        let golden: Vec<&str> = golden
+            .trim_start_matches('\u{feff}')
+            .lines()
+            .take(n)
+            .collect();
+        assert_eq!(lines[i + 1..i + 1 + n], golden[..], "README's {name}");
+        shown += 1;
+    }
+    assert!(shown >= 5, "README shows the heads of the tables");
+}
