@@ -1185,7 +1185,7 @@ impl Recognizer {
                 if st.aux || st.count == 0 {
                     None
                 } else {
-                    self.judge(w, st)
+                    self.judge(w, st, m)
                 }
             })
             .collect();
@@ -1275,7 +1275,7 @@ impl Recognizer {
         match m.stat(word) {
             Some(st) => {
                 out.push_str(&format!("{word}: {st:?}\n"));
-                out.push_str(&format!("  judge: {:?}\n", self.judge(word, st)));
+                out.push_str(&format!("  judge: {:?}\n", self.judge(word, st, &m)));
                 let chars: Vec<char> = word.chars().collect();
                 out.push_str(&format!(
                     "  person: {:?}\n",
@@ -1283,7 +1283,7 @@ impl Recognizer {
                 ));
                 out.push_str(&format!(
                     "  place: {:?}\n",
-                    self.place_score(word, &chars, st)
+                    self.place_score(word, &chars, st, &m)
                 ));
                 out.push_str(&format!(
                     "  army: {:?}\n",
@@ -1525,6 +1525,12 @@ mod tests {
             "榆关守军不过三千。南军缺马，岳家军却有精骑。神武军骑兵三万，神武军前锋已到，神武军势大。",
             &[(Army, "榆关守军"), (Army, "南军"), (Army, "岳家军"), (Army, "神武军")],
             &["神武军骑兵", "精骑"],
+        ),
+        (
+            "a verb glued onto a listed place the text also names alone (配郑州)",
+            "那厮刺配郑州牢城。次日起身往郑州去，到了郑州，又配郑州。",
+            &[(Place, "郑州")],
+            &["配郑州"],
         ),
         (
             "a side's camp and its troops are two armies (契丹营, 契丹兵)",

@@ -65,7 +65,7 @@ impl Recognizer {
 
     /// Phase 1: decides one candidate string as a person, place or
     /// lexicon faction.
-    pub(super) fn judge(&self, w: &str, st: &Stat) -> Option<Decided> {
+    pub(super) fn judge(&self, w: &str, st: &Stat, m: &Measured) -> Option<Decided> {
         let chars: Vec<char> = w.chars().collect();
         let len = chars.len();
         if len < 2 || self.is_generic(w) {
@@ -109,7 +109,7 @@ impl Recognizer {
             return Some(f);
         }
         let person = self.person_score(w, &chars, st);
-        let place = self.place_score(w, &chars, st);
+        let place = self.place_score(w, &chars, st, m);
         match (person, place) {
             (Some(p), Some(l)) => Some(if p.score >= l.score { p } else { l }),
             (p, l) => p.or(l),
@@ -486,12 +486,30 @@ impl Recognizer {
         (score + 1e-9 >= threshold).then(|| decided(w, EntityType::Person, score, &evidence, st))
     }
 
-    pub(super) fn place_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+    pub(super) fn place_score(
+        &self,
+        w: &str,
+        chars: &[char],
+        st: &Stat,
+        m: &Measured,
+    ) -> Option<Decided> {
         let len = chars.len();
         if len > 5 {
             return None;
         }
         let n = st.count;
+        // 配郑州, 望瓜州: a verb glued onto a listed place that the book also
+        // names on its own is the verb and the place (安德州, never written
+        // without its 安, is a place of its own).
+        if len >= 3 && self.vocab.tag(&chars[0].to_string()) == "v" {
+            let rest: String = chars[1..].iter().collect();
+            if self.lex.places.contains(&rest)
+                && !self.lex.places.contains(w)
+                && m.count(&rest) > st.count
+            {
+                return None;
+            }
+        }
         let mut evidence: Vec<&'static str> = Vec::new();
         let mut score = 0.0;
         if let Some((slen, class, weight)) = self.place_suffix(w) {
