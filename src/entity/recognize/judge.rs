@@ -501,11 +501,14 @@ impl Recognizer {
         // 配郑州, 望瓜州: a verb glued onto a listed place that the book also
         // names on its own is the verb and the place (安德州, never written
         // without its 安, is a place of its own).
-        if len >= 3 && self.vocab.tag(&chars[0].to_string()) == "v" {
+        // The set look-ups first: the tag costs a segmentation, and this runs
+        // for every place candidate.
+        if len >= 3 {
             let rest: String = chars[1..].iter().collect();
             if self.lex.places.contains(&rest)
                 && !self.lex.places.contains(w)
                 && m.count(&rest) > st.count
+                && self.vocab.tag(&chars[0].to_string()) == "v"
             {
                 return None;
             }
