@@ -32,6 +32,30 @@ pub enum TableFormat {
 }
 
 impl TableFormat {
+    /// The format of the tables in a book folder written by `analyze`
+    /// (CSV with or without BOM, TSV, JSON Lines; not `--format sqlite`).
+    pub fn of_folder(dir: &Path) -> Result<TableFormat> {
+        for format in [TableFormat::Tsv, TableFormat::Jsonl] {
+            if dir
+                .join(format!("entities.{}", format.extension()))
+                .is_file()
+            {
+                return Ok(format);
+            }
+        }
+        let path = dir.join("entities.csv");
+        if !path.is_file() {
+            return Err(Error::Invalid {
+                path: dir.to_path_buf(),
+                message: "not a zhnovel book folder with CSV, TSV or JSON Lines tables (merge does not read --format sqlite)".into(),
+            });
+        }
+        let bytes = std::fs::read(&path).map_err(|source| Error::Read { path, source })?;
+        Ok(TableFormat::Csv {
+            bom: bytes.starts_with("\u{feff}".as_bytes()),
+        })
+    }
+
     pub fn extension(self) -> &'static str {
         match self {
             TableFormat::Csv { .. } => "csv",

@@ -6,10 +6,10 @@
 use crate::cli::{MergeArgs, Plan};
 use anyhow::Result;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use zhnovel::input::natural_cmp;
-use zhnovel::output::outdir::{Manifest, OutputDir, LOCK, MANIFEST, STAGING};
+use zhnovel::output::outdir::{copy_run, Manifest, OutputDir, MANIFEST};
 use zhnovel::output::{write_table, TableFormat};
 use zhnovel::shelf::{book_name, BookSummary, ShelfTables};
 
@@ -35,7 +35,7 @@ pub fn run(plan: &Plan, args: &MergeArgs) -> Result<ExitCode> {
             );
         }
     }
-    let format = table_format(books[0].1)?;
+    let format = TableFormat::of_folder(books[0].1)?;
     let summaries: Vec<BookSummary> = books
         .par_iter()
         .map(|(name, dir)| BookSummary::of_folder(name, dir))
@@ -43,7 +43,7 @@ pub fn run(plan: &Plan, args: &MergeArgs) -> Result<ExitCode> {
     let out = OutputDir::open(&args.output, args.force)?;
     let mut shelf = ShelfTables::default();
     for ((name, dir), summary) in books.iter().zip(summaries) {
-        copy_book(dir, &out.staging().join(name))?;
+        copy_run(dir, &out.staging().join(name))?;
         shelf.add(summary);
     }
     let (book_rows, entity_rows) = shelf.into_rows();
@@ -61,58 +61,4 @@ pub fn run(plan: &Plan, args: &MergeArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The format of a book folder's tables, for the shelf tables beside them.
-fn table_format(dir: &Path) -> Result<TableFormat> {
-    for format in [TableFormat::Tsv, TableFormat::Jsonl] {
-        if dir
-            .join(format!("entities.{}", format.extension()))
-            .is_file()
-        {
-            return Ok(format);
-        }
-    }
-    let path = dir.join("entities.csv");
-    if !path.is_file() {
-        anyhow::bail!(
-            "{}: not a zhnovel book folder with CSV, TSV or JSON Lines tables (merge does not read --format sqlite)",
-            dir.display()
-        );
-    }
-    let bytes = std::fs::read(&path).map_err(|source| zhnovel::Error::Read { path, source })?;
-    Ok(TableFormat::Csv {
-        bom: bytes.starts_with("\u{feff}".as_bytes()),
-    })
-}
-
-/// Copies a book folder's files (not its run.json, lock or staging
-/// folder) into the shelf's staging folder.
-fn copy_book(from: &Path, to: &Path) -> Result<()> {
-    let write_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| zhnovel::Error::Write { path, source }
-    };
-    std::fs::create_dir_all(to).map_err(write_err(to))?;
-    let entries = std::fs::read_dir(from).map_err(|source| zhnovel::Error::Read {
-        path: from.to_path_buf(),
-        source,
-    })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| zhnovel::Error::Read {
-            path: from.to_path_buf(),
-            source,
-        })?;
-        let name = entry.file_name();
-        if [MANIFEST, LOCK, STAGING].iter().any(|n| name == *n) {
-            continue;
-        }
-        let target = to.join(&name);
-        if entry.path().is_dir() {
-            copy_book(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target).map_err(write_err(&target))?;
-        }
-    }
-    Ok(())
 }

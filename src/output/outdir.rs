@@ -60,6 +60,35 @@ impl Manifest {
     }
 }
 
+/// Copies the files of a run's folder (not its run.json, lock or staging
+/// folder) into `to`, which is created: how `zhnovel merge` takes a book's
+/// tables into a shelf.
+pub fn copy_run(from: &Path, to: &Path) -> Result<()> {
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Write { path, source }
+    };
+    let read_err = |source| Error::Read {
+        path: from.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(to).map_err(write_err(to))?;
+    for entry in std::fs::read_dir(from).map_err(read_err)? {
+        let entry = entry.map_err(read_err)?;
+        let name = entry.file_name();
+        if [MANIFEST, LOCK, STAGING].iter().any(|n| name == *n) {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.path().is_dir() {
+            copy_run(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target).map_err(write_err(&target))?;
+        }
+    }
+    Ok(())
+}
+
 /// An output folder opened for one run: locked, with a fresh staging folder.
 #[derive(Debug)]
 pub struct OutputDir {
