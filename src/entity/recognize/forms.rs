@@ -20,12 +20,23 @@ use crate::entity::EntityType;
 use crate::hash::FxMap;
 use aho_corasick::MatchKind;
 
-/// Share of a form's mentions that must go to one person to bind it.
+/// Share of a form's attributed mentions that must go to one person to
+/// bind it.
 const FORM_SHARE: f64 = 0.5;
 
+/// Share of a form's mentions enough for the one person the book writes
+/// with the form's official title (the form's sons and servants share its
+/// chapters: 岳元帅 and 岳云, 倪太守 and 倪忠).
+const HOLDER_SHARE: f64 = 0.2;
+
+/// Share of a form's mentions that must fall in chapters naming one of the
+/// people it could be, for the shares to tell anything.
+const MIN_ATTRIBUTED: f64 = 0.25;
+
 /// Titles that name a man's relative rather than the man (宋太公 is 宋江's
-/// father, 武大郎 武松's elder brother): a form with them is never bound.
-const RELATIVE_TITLES: [&str; 2] = ["太公", "郎"];
+/// father, 武大郎 武松's elder brother, 丁母 丁's mother): a form with them
+/// is never bound, and is no full name either.
+const RELATIVE_TITLES: [&str; 3] = ["太公", "郎", "母"];
 
 impl Recognizer {
     /// Whether `rest` (what follows a surname) is a title form.
@@ -69,6 +80,7 @@ impl Recognizer {
             };
             let surname: String = chars[..sl].iter().collect();
             let rest = &chars[sl..];
+            let rest_s: String = rest.iter().collect();
             if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
                 // An official title (not an honorific): remember it, the
                 // person must be seen with it.
@@ -82,7 +94,11 @@ impl Recognizer {
                     official.insert(i, title);
                 }
                 forms.push((i, surname));
-            } else if (1..=2).contains(&rest.len()) {
+            } else if (1..=2).contains(&rest.len())
+                && !self.titles.contains_key(&rest_s)
+                && !RELATIVE_TITLES.contains(&rest_s.as_str())
+            {
+                // 颜巡按, 丁母: a surname and a title name nobody in full.
                 full.entry(surname).or_default().push(i);
             }
         }
@@ -115,7 +131,42 @@ impl Recognizer {
             v.sort_by_key(|x| x.0);
         }
         let count_in = |id: usize, ch: usize| per_chapter.get(&(id, ch)).copied().unwrap_or(0.0);
-        // Each form's person, if one clearly.
+        // A form with an official title (王都尉, 岳元帅) names a person only
+        // if the book also writes the title with that person's full name
+        // (元帅岳飞, 岳飞元帅): a post held by one man of a family in one
+        // chapter may be another's in the next. Which people the book
+        // writes so, for every such form.
+        let titled: Vec<(usize, usize, String)> = forms
+            .iter()
+            .filter_map(|(form, surname)| official.get(form).map(|t| (*form, surname, t)))
+            .flat_map(|(form, surname, t)| {
+                let decided = &decided;
+                full[surname].iter().flat_map(move |&p| {
+                    let name = &decided[p].name;
+                    [
+                        (form, p, format!("{t}{name}")),
+                        (form, p, format!("{name}{t}")),
+                    ]
+                })
+            })
+            .collect();
+        let mut holds: std::collections::HashSet<(usize, usize)> = Default::default();
+        if !titled.is_empty() {
+            let ac = crate::entity::name_matcher(
+                titled.iter().map(|n| n.2.as_str()),
+                MatchKind::Standard,
+                false,
+            );
+            for run in runs.iter() {
+                for m in ac.find_iter(run.text) {
+                    let (form, person, _) = &titled[m.pattern().as_usize()];
+                    holds.insert((*form, *person));
+                }
+            }
+        }
+        // Each form's person, if one clearly: the one who takes most of
+        // its mentions; for an official title, among those who hold it,
+        // and the only holder needs a share of `HOLDER_SHARE` only.
         let mut bind: Vec<(usize, usize)> = Vec::new();
         for (form, surname) in &forms {
             let people = &full[surname];
@@ -130,44 +181,40 @@ impl Recognizer {
                     }
                 }
             }
+            if total <= 0.0 {
+                continue;
+            }
             let mut order: Vec<usize> = (0..people.len()).collect();
             order.sort_by(|&a, &b| share[b].total_cmp(&share[a]).then(a.cmp(&b)));
             let best = share[order[0]];
             let second = order.get(1).map_or(0.0, |&k| share[k]);
-            if total > 0.0 && best >= FORM_SHARE * total && best >= 2.0 * second {
-                bind.push((*form, people[order[0]]));
-            }
-        }
-        // A form with an official title (王都尉, 岳元帅) names the person only
-        // if the book also writes the title with the full name (元帅岳飞,
-        // 岳飞元帅): a post held by one man of a family in one chapter may
-        // be another's in the next.
-        let needs: Vec<(usize, String)> = bind
-            .iter()
-            .filter_map(|&(form, person)| {
-                official
-                    .get(&form)
-                    .map(|t| (form, t.clone() + &decided[person].name))
-            })
-            .chain(bind.iter().filter_map(|&(form, person)| {
-                official
-                    .get(&form)
-                    .map(|t| (form, decided[person].name.clone() + t))
-            }))
-            .collect();
-        if !needs.is_empty() {
-            let ac = crate::entity::name_matcher(
-                needs.iter().map(|n| n.1.as_str()),
-                MatchKind::Standard,
-                false,
-            );
-            let mut seen: std::collections::HashSet<usize> = Default::default();
-            for run in runs.iter() {
-                for m in ac.find_iter(run.text) {
-                    seen.insert(needs[m.pattern().as_usize()].0);
+            // Mentions in chapters that name none of the people tell
+            // nothing: the shares are of the rest, when the rest is enough.
+            let attributed: f64 = share.iter().sum();
+            let clear = attributed >= MIN_ATTRIBUTED * total
+                && best >= FORM_SHARE * attributed
+                && best >= 2.0 * second;
+            if !official.contains_key(form) {
+                if clear {
+                    bind.push((*form, people[order[0]]));
                 }
+                continue;
             }
-            bind.retain(|(form, _)| !official.contains_key(form) || seen.contains(form));
+            let holders: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&k| holds.contains(&(*form, people[k])))
+                .collect();
+            match holders.as_slice() {
+                [only]
+                    if attributed >= MIN_ATTRIBUTED * total
+                        && share[*only] >= HOLDER_SHARE * attributed =>
+                {
+                    bind.push((*form, people[*only]))
+                }
+                [first, ..] if clear && *first == order[0] => bind.push((*form, people[*first])),
+                _ => {}
+            }
         }
         merge_into(decided, &bind, "form")
     }
@@ -313,6 +360,27 @@ mod tests {
             &["都尉韩千山说话。韩都尉坐下。", "韩都尉起身。韩千山出门。"],
             &["韩千山", "韩都尉"],
             &[("韩千山", &["韩都尉"])],
+        ),
+        (
+            "the only holder of an official title takes it though a son shares its chapters",
+            &[
+                "元帅韩千山升帐。韩元帅传令，韩青领命。韩青出营。",
+                "韩千山回营。韩元帅大喜。韩青退下。",
+            ],
+            &["韩千山", "韩青", "韩元帅"],
+            &[("韩千山", &["韩元帅"]), ("韩青", &[])],
+        ),
+        (
+            "chapters that name none of the people tell nothing",
+            &["韩千山说话。韩爷坐下。", "韩爷起身。", "韩爷走了。"],
+            &["韩千山", "韩爷"],
+            &[("韩千山", &["韩爷"])],
+        ),
+        (
+            "a relative named by the surname is no full name",
+            &["丁千山说话。丁母坐下。丁爷起身。"],
+            &["丁千山", "丁母", "丁爷"],
+            &[("丁千山", &["丁爷"]), ("丁母", &[])],
         ),
         (
             "no full name in the book: the form stays",

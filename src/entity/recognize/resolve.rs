@@ -7,6 +7,23 @@ use super::*;
 /// The share of a name's mentions before a realm word that makes it a realm.
 const REALM_SHARE: f64 = 0.2;
 
+/// How a name is known to be a full name's given name used alone.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum GivenName {
+    /// A listed surname + a name that does not start with one (鲁 + 智深).
+    Listed,
+    /// A name that could stand alone (元庆: 元 is a surname too, 付林冲 is
+    /// 付 + 林冲) but the full name carries a fifth of its mentions, at
+    /// least `MIN_FULL_NAME`; a third when the first character is not on
+    /// our surname list (崇侯虎, 散宜生). `a.count` counts the mentions
+    /// inside the full name too.
+    Used,
+}
+
+/// Mentions a full name needs before a given name that could stand alone
+/// (元庆: 元 is a surname too) is taken for its given name.
+const MIN_FULL_NAME: u32 = 5;
+
 impl Recognizer {
     /// Resolves accepted names that contain one another:
     /// - the shorter one lives (almost) only inside the longer: it goes
@@ -53,6 +70,28 @@ impl Recognizer {
             }
         }
         let in_book = occurring(joined, runs);
+        // The full name a given name that could stand alone (元庆) is taken
+        // for: the one the book uses most, unless another is used half as
+        // often (a given name two people share binds to neither).
+        let mut given_name_holder: Vec<Option<usize>> = vec![None; decided.len()];
+        for (ai, a) in decided.iter().enumerate() {
+            let forms: Vec<(usize, GivenName)> = containers[ai]
+                .iter()
+                .filter_map(|&bi| self.given_name_of(a, &decided[bi]).map(|g| (bi, g)))
+                .collect();
+            if forms.iter().any(|f| f.1 == GivenName::Listed) {
+                continue;
+            }
+            let mut holders: Vec<usize> = forms.iter().map(|f| f.0).collect();
+            holders.sort_by_key(|&bi| (std::cmp::Reverse(decided[bi].count), bi));
+            let clear = match holders.get(1) {
+                Some(&next) => decided[next].count * 2 < decided[holders[0]].count,
+                None => true,
+            };
+            if clear {
+                given_name_holder[ai] = holders.first().copied();
+            }
+        }
         let mut alias_into: Vec<(usize, usize, bool)> = Vec::new();
         for (x, &bi) in order.iter().enumerate() {
             let mut inner: Vec<usize> = contained[bi]
@@ -81,15 +120,14 @@ impl Recognizer {
                     self.lex.place_suffixes.contains_key(rest)
                         || self.lex.army_suffixes.contains_key(rest)
                 };
-                // 智深 and 鲁智深: a given name used alone is the person.
-                // (Not 付林冲: 林冲 has a surname of its own, so 付 is context.)
-                let surname_plus = a.kind == EntityType::Person
-                    && b.kind == EntityType::Person
-                    && !a.evidence.contains("sur")
-                    && b.name.ends_with(a.name.as_str())
-                    && self
-                        .surnames
-                        .contains_key(&b.name[..b.name.len() - a.name.len()]);
+                // 智深 and 鲁智深, 元庆 and 何元庆: a given name used alone is
+                // the person, when one full name holds it.
+                let given_name = self.given_name_of(a, b);
+                let surname_plus = match given_name {
+                    Some(GivenName::Listed) => true,
+                    Some(GivenName::Used) => given_name_holder[ai] == Some(bi),
+                    None => false,
+                };
                 if outside <= 0.25 * a.count as f64 {
                     keep[ai] = false;
                 } else if surname_plus {
@@ -113,7 +151,10 @@ impl Recognizer {
                     } else {
                         alias_into.push((ai, bi, false));
                     }
-                } else if !suffixed && (b.count as f64) < 0.34 * a.count as f64 {
+                } else if !suffixed
+                    && given_name.is_none()
+                    && (b.count as f64) < 0.34 * a.count as f64
+                {
                     // 距离锦州: the shorter name plus context, said rarely.
                     keep[bi] = false;
                 }
@@ -140,6 +181,40 @@ impl Recognizer {
             .zip(keep)
             .filter_map(|(d, k)| k.then_some(d))
             .collect()
+    }
+
+    /// Whether person `a` is person `b`'s given name used alone: `b` is a
+    /// surname + `a` (鲁智深 and 智深), and how we know.
+    fn given_name_of(&self, a: &Decided, b: &Decided) -> Option<GivenName> {
+        if a.kind != EntityType::Person
+            || b.kind != EntityType::Person
+            || !b.name.ends_with(a.name.as_str())
+            || b.name.len() == a.name.len()
+        {
+            return None;
+        }
+        let prefix = &b.name[..b.name.len() - a.name.len()];
+        // A first character our list lacks must look like one: a single
+        // character that is no function word, verb or birth-order numeral.
+        let listed = self.surnames.contains_key(prefix);
+        if prefix.chars().any(|c| self.chars.birth_order.contains(&c))
+            || (!listed
+                && (prefix.chars().count() > 1
+                    || prefix
+                        .chars()
+                        .any(|c| self.is_function_char(c) || self.verbish.contains(&c))))
+        {
+            return None;
+        }
+        if listed && !a.evidence.contains("sur") {
+            return Some(GivenName::Listed);
+        }
+        let (full, given) = (b.count as f64, a.count as f64);
+        (a.name.chars().count() == 2
+            && b.count >= MIN_FULL_NAME
+            && full >= 0.2 * given
+            && (listed || full >= 0.3 * given))
+            .then_some(GivenName::Used)
     }
 
     /// Drops names every occurrence of which straddles a stronger name
@@ -706,6 +781,77 @@ fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
 mod tests {
     use super::*;
     use crate::entity::corpus::RunStore;
+
+    /// (rule, persons as (name, count, has a surname), expected (name,
+    /// aliases) rows). A count includes the mentions inside longer names.
+    type GivenCase = (
+        &'static str,
+        &'static [(&'static str, u32, bool)],
+        &'static [(&'static str, &'static [&'static str])],
+    );
+
+    const GIVEN_NAMES: &[GivenCase] = &[
+        (
+            "a listed surname + a name with none of its own",
+            &[("鲁智深", 10, true), ("智深", 30, false)],
+            &[("鲁智深", &["智深"])],
+        ),
+        (
+            "a given name that starts with a surname, used with its full name",
+            &[("何元庆", 60, true), ("元庆", 96, true)],
+            &[("何元庆", &["元庆"])],
+        ),
+        (
+            "a surname missing from our list, its full name a third of the mentions",
+            &[("崇侯虎", 79, false), ("侯虎", 155, true)],
+            &[("崇侯虎", &["侯虎"])],
+        ),
+        (
+            "a name said rarely with one more character before it is context",
+            &[("付林冲", 5, true), ("林冲", 500, true)],
+            &[("林冲", &[])],
+        ),
+        (
+            "two characters before a name are no surname our list lacks",
+            &[("兆兰兆蕙", 6, false), ("兆蕙", 60, false)],
+            &[("兆蕙", &[])],
+        ),
+        (
+            "a given name two full names share binds to neither",
+            &[
+                ("何元庆", 30, true),
+                ("王元庆", 25, true),
+                ("元庆", 96, true),
+            ],
+            &[("何元庆", &[]), ("王元庆", &[]), ("元庆", &[])],
+        ),
+    ];
+
+    #[test]
+    fn given_names_by_table() {
+        let r = Recognizer::new(Lexicon::builtin());
+        let store = RunStore::new(&["他们说话。"]);
+        let runs = store.runs();
+        for (rule, persons, want) in GIVEN_NAMES {
+            let decided: Vec<Decided> = persons
+                .iter()
+                .map(|&(name, count, sur)| {
+                    let evidence: &[&'static str] = if sur { &["sur", "say"] } else { &["say"] };
+                    decided_owned(name.into(), EntityType::Person, 0.9, evidence, count)
+                })
+                .collect();
+            let got: BTreeSet<(String, Vec<String>)> = r
+                .resolve_nested(decided, &runs)
+                .into_iter()
+                .map(|d| (d.name, d.aliases.into_iter().collect()))
+                .collect();
+            let want: BTreeSet<(String, Vec<String>)> = want
+                .iter()
+                .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
+                .collect();
+            assert_eq!(got, want, "{rule}");
+        }
+    }
 
     #[test]
     fn a_name_straddling_a_stronger_one_goes_even_in_one_long_run() {
