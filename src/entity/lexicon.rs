@@ -87,6 +87,8 @@ pub enum CueClass {
     Adverb,
     /// A function character that never starts or ends a name (的, 了, 与).
     Function,
+    /// After a sect or society: its members (门下, 弟子, 掌门).
+    Member,
 }
 
 impl CueClass {
@@ -100,6 +102,7 @@ impl CueClass {
             "loc" => CueClass::Location,
             "adv" => CueClass::Adverb,
             "bnd" => CueClass::Function,
+            "mem" => CueClass::Member,
             _ => return None,
         })
     }
@@ -490,7 +493,7 @@ impl Lexicon {
             };
             let class = CueClass::parse(class).ok_or_else(|| {
                 bad(&format!(
-                    "cue class must be say, act, cmd, nam, mov, loc, adv or bnd, not '{class}'"
+                    "cue class must be say, act, cmd, nam, mov, loc, adv, bnd or mem, not '{class}'"
                 ))
             })?;
             let weight = parse_weight(path, line_no, weight)?;

@@ -127,7 +127,7 @@ pub struct Candidate {
     pub score: f64,
 }
 
-const CLASSES: usize = 8;
+const CLASSES: usize = 9;
 
 fn class_index(c: CueClass) -> usize {
     match c {
@@ -139,6 +139,7 @@ fn class_index(c: CueClass) -> usize {
         CueClass::Adverb => 5,
         CueClass::Function => 6,
         CueClass::Naming => 7,
+        CueClass::Member => 8,
     }
 }
 
@@ -1163,6 +1164,7 @@ impl Recognizer {
             all.into_iter().partition(|d| d.kind == EntityType::Army);
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
+        let all = self.add_sects(all, runs);
         phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
         let all = self.merge_faction_forms(all);

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 pub use rows::{DialogueRow, QuoteRow, RelationRow};
 
-use crate::dicts::{RELATIONS as CUES, TITLES};
+use crate::dicts::{REALM_WORDS, RELATIONS as CUES, TITLES};
 
 /// Cue words by class (see `dict/relations.txt`), longest first.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +46,9 @@ pub struct Cues {
     pub again: Vec<&'static str>,
     pub idiom: Vec<&'static str>,
     pub court: Vec<&'static str>,
+    /// Words after a faction's name that show it reigning (成汤天下): the
+    /// `reign` lines of dict/realm_words.txt.
+    pub reign: Vec<&'static str>,
     /// Titles (dict/titles.txt): a faction name that begins one (大元 in 大元帅) is not a mention.
     pub titles: Vec<&'static str>,
 }
@@ -112,6 +115,11 @@ impl Cues {
         ] {
             list.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
             list.dedup();
+        }
+        for line in REALM_WORDS.lines() {
+            if let Some((word, "reign")) = line.split_once('\t') {
+                c.reign.push(word);
+            }
         }
         for line in TITLES.lines() {
             if let Some((word, _)) = line.split_once('\t') {

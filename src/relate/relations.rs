@@ -73,7 +73,8 @@ pub struct Evidence {
     pub chapter: usize,
     pub items: Vec<Item>,
     pub mentions: Vec<(EntityId, u64)>,
-    /// Faction mentions written as a dynasty (X朝), by entity.
+    /// Faction mentions written as the reigning dynasty (X朝, X天下,
+    /// X之社稷), by entity.
     pub dynasty: Vec<(EntityId, u64)>,
 }
 
@@ -95,7 +96,7 @@ pub fn evidence(
     let mut dynasty: HashMap<EntityId, u64> = HashMap::new();
     for s in spans {
         *mentions.entry(s.entity).or_default() += 1;
-        if s.kind == EntityType::Faction && text[..s.end].ends_with('朝') {
+        if s.kind == EntityType::Faction && reigning(text, s, cues) {
             *dynasty.entry(s.entity).or_default() += 1;
         }
     }
@@ -261,6 +262,14 @@ pub fn read_sentence(text: &str, spans: &[Span], cues: &Cues) -> Vec<(Rel, Entit
 
 /// Y国大将X, Y将X, Y营中X: the gap is a title, perhaps after 国/朝/之/的
 /// (not 黄巾力士将X拿住, where 将 takes an object).
+/// Whether a faction mention names the reigning dynasty: written as X朝
+/// (宋朝), or followed, perhaps after 之, by a `reign` word (成汤天下,
+/// 大宋之江山).
+fn reigning(text: &str, s: &Span, cues: &Cues) -> bool {
+    let after = text[s.end..].strip_prefix('之').unwrap_or(&text[s.end..]);
+    text[..s.end].ends_with('朝') || cues.reign.iter().any(|w| after.starts_with(w))
+}
+
 fn is_title(gap: &str, cues: &Cues) -> bool {
     let t = gap.trim_start_matches(['国', '朝', '之', '的']);
     cues.title.contains(&t)
@@ -327,6 +336,27 @@ mod tests {
         &'static str,
         &'static [(&'static str, &'static str, &'static str)],
     );
+
+    #[test]
+    fn a_faction_named_with_a_reign_word_is_the_reigning_dynasty() {
+        let catalog = catalog();
+        let cues = Cues::builtin();
+        let text = "南梁天下已定，北燕之社稷危矣，北燕人马不多。";
+        let spans = super::super::spans(text, &catalog, &catalog.nested_factions(), &cues);
+        let got: Vec<(String, bool)> = spans
+            .iter()
+            .filter(|s| s.kind == EntityType::Faction)
+            .map(|s| (catalog.get(s.entity).name.clone(), reigning(text, s, &cues)))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("南梁".to_string(), true),
+                ("北燕".to_string(), true),
+                ("北燕".to_string(), false)
+            ]
+        );
+    }
 
     #[test]
     fn relation_cues() {

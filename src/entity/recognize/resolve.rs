@@ -20,6 +20,9 @@ enum GivenName {
     Used,
 }
 
+/// Times a one-character-stem sect must be followed by a member word.
+const MIN_SECT_MEMBERS: u32 = 2;
+
 /// Mentions a full name needs before a given name that could stand alone
 /// (元庆: 元 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
@@ -602,6 +605,92 @@ impl Recognizer {
         decided
     }
 
+    /// Sects and societies with a one-character stem (阐教, 洪帮): the
+    /// stem + faction suffix is followed by a member word of dict/cues.txt
+    /// (阐教门下, 洪帮弟子) at least `MIN_SECT_MEMBERS` times. A stem that
+    /// is a numeral, a function word or a verb (三教, 钦派: 派 "send"), or
+    /// that ends a word with the character before it (峨眉派 is not 眉派),
+    /// makes none; nor does a dictionary word other than a proper name
+    /// (请教, 分派).
+    pub(super) fn add_sects(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let members: Vec<&str> = self
+            .lex
+            .cues
+            .iter()
+            .filter(|(_, cs)| cs.iter().any(|c| c.class == CueClass::Member))
+            .map(|(w, _)| w.as_str())
+            .collect();
+        let suffixes: Vec<&str> = self
+            .lex
+            .faction_suffixes
+            .iter()
+            .filter(|(_, &w)| w >= 2)
+            .map(|(s, _)| s.as_str())
+            .filter(|s| s.chars().count() == 1)
+            .collect();
+        if members.is_empty() || suffixes.is_empty() {
+            return decided;
+        }
+        let patterns: Vec<String> = suffixes
+            .iter()
+            .flat_map(|s| members.iter().map(move |m| format!("{s}{m}")))
+            .collect();
+        let ac = crate::entity::name_matcher(
+            patterns.iter().map(String::as_str),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
+        let mut followed: BTreeMap<String, u32> = BTreeMap::new();
+        for run in runs.iter() {
+            for m in ac.find_iter(run.text) {
+                let before = &run.text[..m.start()];
+                let mut back = before.chars().rev();
+                let Some(stem) = back.next() else { continue };
+                if self.is_function_char(stem)
+                    || self.numerals.contains(&stem)
+                    || self.verbish.contains(&stem)
+                    || self.chars.birth_order.contains(&stem)
+                    || stem.is_ascii()
+                {
+                    continue;
+                }
+                let suffix = run.text[m.start()..].chars().next().expect("a match");
+                if let Some(prev) = back.next() {
+                    if self.vocab.has_word(&format!("{prev}{stem}")) {
+                        continue;
+                    }
+                }
+                *followed.entry(format!("{stem}{suffix}")).or_default() += 1;
+            }
+        }
+        let sects: Vec<String> = followed
+            .into_iter()
+            .filter(|(w, n)| {
+                *n >= MIN_SECT_MEMBERS
+                    && !known.contains(w.as_str())
+                    && !self.is_generic(w)
+                    && (!self.vocab.has_word(w) || self.vocab.tag(w).starts_with("nz"))
+            })
+            .map(|(w, _)| w)
+            .collect();
+        if sects.is_empty() {
+            return decided;
+        }
+        let counts = count_in(&sects, runs);
+        for (w, n) in sects.into_iter().zip(counts) {
+            decided.push(Decided {
+                name: w,
+                kind: EntityType::Faction,
+                score: 0.6,
+                evidence: std::iter::once("sect").collect(),
+                aliases: BTreeSet::new(),
+                count: n,
+            });
+        }
+        decided
+    }
+
     /// Single-character factions with polity evidence: an army stem (秦军),
     /// an X人 form listed in the lexicon (金人), a polity context (伐燕,
     /// 入宋) or a run of them (宋金辽元).
@@ -722,6 +811,22 @@ impl Recognizer {
 }
 
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
+/// How often each of `names` occurs in the book (leftmost-longest).
+fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
+    let ac = crate::entity::name_matcher(
+        names.iter().map(String::as_str),
+        aho_corasick::MatchKind::LeftmostLongest,
+        false,
+    );
+    let mut counts = vec![0u32; names.len()];
+    for run in runs.iter() {
+        for m in ac.find_iter(run.text) {
+            counts[m.pattern().as_usize()] += 1;
+        }
+    }
+    counts
+}
+
 fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
     if strings.is_empty() {
         return strings;
@@ -848,6 +953,51 @@ mod tests {
             let want: BTreeSet<(String, Vec<String>)> = want
                 .iter()
                 .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
+                .collect();
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+
+    #[test]
+    fn sects_by_table() {
+        let r = Recognizer::new(Lexicon::builtin());
+        // (rule, text, sects found)
+        let cases: &[(&str, &str, &[&str])] = &[
+            (
+                "a stem + suffix followed by member words twice",
+                "霞教门下弟子甚多。霞教门人来了。霞教大怒。",
+                &["霞教"],
+            ),
+            ("once is not enough", "霞教门下来了。霞教大怒。", &[]),
+            ("a numeral is no stem", "叁教门下来了。叁教门人去了。", &[]),
+            (
+                "a stem that ends a word with the character before it",
+                "峨眉派弟子来了。峨眉派门下去了。",
+                &[],
+            ),
+            (
+                "a dictionary word that is no proper name",
+                "分派弟子守城。分派门人去了。",
+                &[],
+            ),
+        ];
+        for (rule, text, want) in cases {
+            let store = RunStore::new(&[*text]);
+            let runs = store.runs();
+            let got: Vec<(String, EntityType, u32)> = r
+                .add_sects(Vec::new(), &runs)
+                .into_iter()
+                .map(|d| (d.name, d.kind, d.count))
+                .collect();
+            let want: Vec<(String, EntityType, u32)> = want
+                .iter()
+                .map(|w| {
+                    (
+                        w.to_string(),
+                        EntityType::Faction,
+                        text.matches(w).count() as u32,
+                    )
+                })
                 .collect();
             assert_eq!(got, want, "{rule}");
         }
