@@ -1167,6 +1167,7 @@ impl Recognizer {
         let all = self.add_sects(all, runs);
         phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
+        let all = self.add_stated_names(all, runs);
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
         let all = self.realm_names(all, runs);

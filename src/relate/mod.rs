@@ -46,6 +46,8 @@ pub struct Cues {
     pub again: Vec<&'static str>,
     pub idiom: Vec<&'static str>,
     pub court: Vec<&'static str>,
+    /// A speaker's words for himself (小弟, 在下), before 姓X名Y.
+    pub self_ref: Vec<&'static str>,
     /// Words after a faction's name that show it reigning (成汤天下): the
     /// `reign` lines of dict/realm_words.txt.
     pub reign: Vec<&'static str>,
@@ -86,6 +88,7 @@ impl Cues {
                 "again" => &mut c.again,
                 "idiom" => &mut c.idiom,
                 "court" => &mut c.court,
+                "self" => &mut c.self_ref,
                 _ => continue,
             };
             list.push(word);
@@ -111,6 +114,7 @@ impl Cues {
             &mut c.again,
             &mut c.idiom,
             &mut c.court,
+            &mut c.self_ref,
             &mut c.titles,
         ] {
             list.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));

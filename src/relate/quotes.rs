@@ -389,7 +389,78 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
         }
         quotes.push(q);
     }
+    self_introductions(text, &mut quotes, catalog, cues);
     quotes
+}
+
+/// A speaker who introduces himself (小弟松江府茉花村，姓丁名兆蕙) is that
+/// person in this chapter: the quotations given to the name he goes by here
+/// (a descriptor the catalog took for a person: 武生) go to the person he
+/// names, when the catalog knows that person; so do the ones addressed to
+/// him. The introduction needs a word of the speaker for himself (小弟, 在下)
+/// before 姓 in the quotation.
+fn self_introductions(text: &str, quotes: &mut [Quote], catalog: &Catalog, cues: &Cues) {
+    let mut rename: Vec<(EntityId, EntityId)> = Vec::new();
+    for q in quotes.iter() {
+        let (Some(speaker), true) = (q.speaker, q.speech) else {
+            continue;
+        };
+        let Some(named) = introduced(&text[q.start..q.end], cues) else {
+            continue;
+        };
+        let Some(person) = catalog.entities().iter().position(|e| {
+            e.kind == EntityType::Person && (e.name == named || e.aliases.contains(&named))
+        }) else {
+            continue;
+        };
+        let person = person as EntityId;
+        if person != speaker && !rename.iter().any(|r| r.0 == speaker) {
+            rename.push((speaker, person));
+        }
+    }
+    for (from, to) in rename {
+        for q in quotes.iter_mut() {
+            if q.speaker == Some(from) {
+                q.speaker = Some(to);
+                q.method = Method::Alias;
+            }
+            if q.addressee == Some(from) {
+                q.addressee = Some(to);
+            }
+        }
+    }
+}
+
+/// The name a speaker gives himself in a quotation: surname + given name of
+/// 姓X名Y (X one or two characters, Y up to three), after a word of his for
+/// himself.
+fn introduced(quote: &str, cues: &Cues) -> Option<String> {
+    let at = quote.find('姓')?;
+    // The last word of the speaker's for himself, and nothing between it
+    // and 姓 that makes the name another's (我家主人姓…, 我的朋友姓…).
+    let from = cues
+        .self_ref
+        .iter()
+        .filter_map(|w| quote[..at].rfind(w).map(|i| i + w.len()))
+        .max()?;
+    if quote[from..at].contains(['家', '的', '之', '他', '她']) {
+        return None;
+    }
+    let rest: Vec<char> = quote[at + '姓'.len_utf8()..].chars().take(8).collect();
+    let ming = rest.iter().position(|&c| c == '名')?;
+    if !(1..=2).contains(&ming) {
+        return None;
+    }
+    let given: String = rest[ming + 1..]
+        .iter()
+        .take_while(|c| !c.is_ascii_punctuation() && !"，。！？；、：”’」字号乃".contains(**c))
+        .take(3)
+        .collect();
+    if given.is_empty() {
+        return None;
+    }
+    let surname: String = rest[..ming].iter().collect();
+    Some(surname + &given)
 }
 
 /// What a lead-in without a named speaker leaves open.
@@ -720,6 +791,47 @@ mod tests {
             assert_eq!(got[0].1, "", "{text}: {got:?}");
             assert_eq!(got[0].2, "other", "{text}: {got:?}");
         }
+    }
+
+    #[test]
+    fn a_speaker_who_introduces_himself_is_that_person_in_the_chapter() {
+        let catalog = Catalog::new(vec![
+            person("少年", &[]),
+            person("韩铁衣", &["铁衣"]),
+            person("苏青禾", &[]),
+        ]);
+        let speakers = |text: &str| -> Vec<(String, &'static str)> {
+            let cues = Cues::builtin();
+            let spans = super::super::spans(text, &catalog, &Default::default(), &cues);
+            attribute(text, &spans, &catalog, &cues)
+                .iter()
+                .map(|q| {
+                    let name = q
+                        .speaker
+                        .map_or(String::new(), |i| catalog.get(i).name.clone());
+                    (name, q.method.as_str())
+                })
+                .collect()
+        };
+        let s = |n: &str, m: &'static str| (n.to_string(), m);
+        assert_eq!(
+            speakers("少年道：“小弟云州人氏，姓韩名铁衣。”苏青禾道：“久仰。”少年道：“不敢。”"),
+            vec![
+                s("韩铁衣", "alias"),
+                s("苏青禾", "explicit"),
+                s("韩铁衣", "alias")
+            ]
+        );
+        // Another's name: the speaker stays who he was.
+        assert_eq!(
+            speakers("少年道：“我家主人姓韩名铁衣。”"),
+            vec![s("少年", "explicit")]
+        );
+        // No word of the speaker's for himself: no introduction.
+        assert_eq!(
+            speakers("少年道：“那人姓韩名铁衣。”"),
+            vec![s("少年", "explicit")]
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Aliases: alias lists (built-in lines only for books that name the
-//! canonical entity, the user's always) and courtesy names the text states.
+//! canonical entity, the user's always), courtesy names the text states,
+//! and names stated as 姓X名Y.
 
 use super::*;
 
@@ -151,6 +152,75 @@ impl Recognizer {
                     }
                 }
             }
+        }
+        decided
+    }
+    /// Names the text states as 姓X名Y (小弟姓丁名兆蕙, 此人姓王名明): X a
+    /// listed surname, Y one or two characters. The full name X+Y is a
+    /// person, decided even if the book writes it whole once or never
+    /// (evidence `named`); a two-character Y is its alias (名兆蕙), unless
+    /// Y is an entity of its own.
+    pub(super) fn add_stated_names(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let mut stated: BTreeMap<String, String> = BTreeMap::new();
+        for run in runs.iter() {
+            let n = run.len();
+            for k in 0..n {
+                if run.ch(k) != '姓' {
+                    continue;
+                }
+                for sl in 1..=2usize {
+                    let ming = k + 1 + sl;
+                    if ming + 1 >= n || run.ch(ming) != '名' {
+                        continue;
+                    }
+                    let surname = run.sub(k + 1, ming);
+                    if !self.surnames.contains_key(surname)
+                        || surname.chars().any(|c| self.is_function_char(c))
+                    {
+                        continue;
+                    }
+                    let given_end = (ming + 1..(ming + 3).min(n))
+                        .take_while(|&i| {
+                            let c = run.ch(i);
+                            !self.is_function_char(c) && !matches!(c, '字' | '号' | '唤' | '叫')
+                        })
+                        .last()
+                        .map_or(ming + 1, |i| i + 1);
+                    if given_end == ming + 1 {
+                        continue;
+                    }
+                    let given = run.sub(ming + 1, given_end);
+                    stated.insert(format!("{surname}{given}"), given.to_string());
+                }
+            }
+        }
+        if stated.is_empty() {
+            return decided;
+        }
+        let full_names: Vec<String> = stated.keys().cloned().collect();
+        let counts = super::resolve::count_in(&full_names, runs);
+        for ((full, given), count) in stated.into_iter().zip(counts) {
+            let alias = (given.chars().count() == 2 && !decided.iter().any(|d| d.name == given))
+                .then_some(given);
+            if let Some(d) = decided
+                .iter_mut()
+                .find(|d| d.name == full && d.kind == EntityType::Person)
+            {
+                d.evidence.insert("named");
+                d.aliases.extend(alias);
+                continue;
+            }
+            // Written whole nowhere and no alias to find it by: no mention.
+            if count == 0 && alias.is_none() {
+                continue;
+            }
+            // A name another entity already holds as an alias stays its.
+            if decided.iter().any(|d| d.aliases.contains(&full)) {
+                continue;
+            }
+            let mut d = decided_owned(full, EntityType::Person, 0.8, &["named"], count.max(1));
+            d.aliases.extend(alias);
+            decided.push(d);
         }
         decided
     }

@@ -444,6 +444,64 @@ mod tests {
     }
 
     #[test]
+    fn names_stated_as_surname_and_given_name_by_table() {
+        // (rule, text, already decided, expected (name, aliases) rows)
+        type StatedCase = (
+            &'static str,
+            &'static str,
+            &'static [&'static str],
+            &'static [(&'static str, &'static [&'static str])],
+        );
+        let cases: &[StatedCase] = &[
+            (
+                "a name stated once is a person, its given name an alias",
+                "此人姓韩名铁衣，乃云州人。",
+                &[],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "a decided person gains the given name",
+                "韩铁衣来了。此人姓韩名铁衣。",
+                &["韩铁衣"],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "a question for a name states none",
+                "请问尊姓大名？姓甚名谁？",
+                &[],
+                &[],
+            ),
+            (
+                "a one-character given name the book never writes whole gives nothing to find",
+                "此人姓韩名青，乃云州人。",
+                &[],
+                &[],
+            ),
+            (
+                "it does when the book writes the full name",
+                "此人姓韩名青。韩青大喜。",
+                &[],
+                &[("韩青", &[])],
+            ),
+        ];
+        let r = recognizer();
+        for (rule, text, decided, want) in cases {
+            let store = RunStore::new(&[*text]);
+            let runs = store.runs();
+            let decided: Vec<Decided> = decided
+                .iter()
+                .map(|n| entity(EntityType::Person, n))
+                .collect();
+            let got = merged(&r.add_stated_names(decided, &runs));
+            let want: BTreeSet<(String, Vec<String>)> = want
+                .iter()
+                .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
+                .collect();
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+
+    #[test]
     fn faction_forms_merge_into_the_faction() {
         let decided = vec![
             entity(EntityType::Faction, "秦"),

@@ -812,7 +812,7 @@ impl Recognizer {
 
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
 /// How often each of `names` occurs in the book (leftmost-longest).
-fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
+pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
     let ac = crate::entity::name_matcher(
         names.iter().map(String::as_str),
         aho_corasick::MatchKind::LeftmostLongest,
