@@ -39,6 +39,20 @@ impl CharSet {
         }
     }
 
+    /// The characters, in code point order (the BMP ones) and then the
+    /// others in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = char> + '_ {
+        self.bmp
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &bits)| {
+                (0..64)
+                    .filter(move |b| bits & (1 << b) != 0)
+                    .filter_map(move |b| char::from_u32((i * 64 + b) as u32))
+            })
+            .chain(self.other.iter().copied())
+    }
+
     pub fn remove(&mut self, c: &char) {
         let u = *c as usize;
         if u < 0x10000 {
@@ -74,6 +88,7 @@ mod tests {
         let mut set: CharSet = "的了".chars().collect();
         set.insert('𠀀');
         assert!(set.contains(&'的') && set.contains(&'𠀀') && !set.contains(&'王'));
+        assert_eq!(set.iter().collect::<String>(), "了的𠀀");
         set.remove(&'的');
         assert!(!set.contains(&'的'));
     }

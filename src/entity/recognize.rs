@@ -1162,6 +1162,7 @@ impl Recognizer {
         phases.mark(t0, "decide: overlapped armies");
         let (armies, mut all): (Vec<Decided>, Vec<Decided>) =
             all.into_iter().partition(|d| d.kind == EntityType::Army);
+        let armies = self.add_slang_armies(armies, runs);
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
         let all = self.add_sects(all, runs);

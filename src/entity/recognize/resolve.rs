@@ -20,6 +20,11 @@ enum GivenName {
     Used,
 }
 
+/// A side's slang army (番兵) must be used this share of the book's most
+/// used army, and `MIN_SLANG_ARMY` times.
+const SLANG_SHARE: f64 = 0.15;
+const MIN_SLANG_ARMY: u32 = 5;
+
 /// Times a one-character-stem sect must be followed by a member word.
 const MIN_SECT_MEMBERS: u32 = 2;
 
@@ -605,6 +610,45 @@ impl Recognizer {
         decided
     }
 
+    /// Armies named by a word for a side (番兵, 官兵, 贼营: a `side_slang`
+    /// character of dict/chars.tsv + a one-character army suffix) are
+    /// generic words, but a book that uses one as much as its named armies
+    /// (at least `SLANG_SHARE` of the most used army, `MIN_SLANG_ARMY`
+    /// times) uses it for an army: the enemy's, as its soldiers call it.
+    pub(super) fn add_slang_armies(&self, mut armies: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let suffixes: Vec<&str> = self
+            .lex
+            .army_suffixes
+            .iter()
+            .filter(|(s, &w)| w >= 2 && s.chars().count() == 1)
+            .map(|(s, _)| s.as_str())
+            .collect();
+        let mut slang: Vec<String> = self
+            .chars
+            .side_slang
+            .iter()
+            .flat_map(|c| suffixes.iter().map(move |s| format!("{c}{s}")))
+            .filter(|w| !armies.iter().any(|a| a.name == *w || a.aliases.contains(w)))
+            .collect();
+        slang.sort();
+        if slang.is_empty() {
+            return armies;
+        }
+        let counts = count_in(&slang, runs);
+        let most = armies
+            .iter()
+            .map(|a| a.count)
+            .chain(counts.iter().copied())
+            .max()
+            .unwrap_or(0);
+        for (w, n) in slang.into_iter().zip(counts) {
+            if n >= MIN_SLANG_ARMY && f64::from(n) >= SLANG_SHARE * f64::from(most) {
+                armies.push(decided_owned(w, EntityType::Army, 0.6, &["slang"], n));
+            }
+        }
+        armies
+    }
+
     /// Sects and societies with a one-character stem (阐教, 洪帮): the
     /// stem + faction suffix is followed by a member word of dict/cues.txt
     /// (阐教门下, 洪帮弟子) at least `MIN_SECT_MEMBERS` times. A stem that
@@ -954,6 +998,66 @@ mod tests {
                 .iter()
                 .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
                 .collect();
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+
+    #[test]
+    fn slang_armies_by_table() {
+        let r = Recognizer::new(Lexicon::builtin());
+        // (rule, named armies with counts, text, slang armies added)
+        type SlangCase = (
+            &'static str,
+            &'static [(&'static str, u32)],
+            String,
+            &'static [(&'static str, u32)],
+        );
+        let cases: &[SlangCase] = &[
+            (
+                "used as much as the named armies: an army",
+                &[("北燕兵", 20)],
+                "番兵来了。".repeat(6),
+                &[("番兵", 6)],
+            ),
+            (
+                "used rarely beside a named army: a word",
+                &[("北燕兵", 100)],
+                "番兵来了。".repeat(6),
+                &[],
+            ),
+            (
+                "fewer than five times: a word",
+                &[],
+                "官兵来了。".repeat(4),
+                &[],
+            ),
+            (
+                "the only army of a book that names none",
+                &[],
+                "官兵来了。".repeat(5),
+                &[("官兵", 5)],
+            ),
+            (
+                "already an army: not twice",
+                &[("番兵", 6)],
+                "番兵来了。".repeat(6),
+                &[],
+            ),
+        ];
+        for (rule, named, text, want) in cases {
+            let store = RunStore::new(&[text.as_str()]);
+            let runs = store.runs();
+            let armies: Vec<Decided> = named
+                .iter()
+                .map(|&(n, c)| decided_owned(n.into(), EntityType::Army, 0.9, &["army"], c))
+                .collect();
+            let got: Vec<(String, u32)> = r
+                .add_slang_armies(armies, &runs)
+                .into_iter()
+                .skip(named.len())
+                .map(|d| (d.name, d.count))
+                .collect();
+            let want: Vec<(String, u32)> = want.iter().map(|&(n, c)| (n.to_string(), c)).collect();
             assert_eq!(got, want, "{rule}");
         }
     }
