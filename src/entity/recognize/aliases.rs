@@ -159,10 +159,13 @@ impl Recognizer {
     /// listed surname, Y one or two characters. The full name X+Y is a
     /// person, decided even if the book writes it whole once or never
     /// (evidence `named`); a two-character Y is its alias (名兆蕙), unless
-    /// Y is an entity of its own.
+    /// Y is an entity of its own. A courtesy name stated right after
+    /// (姓姜名尚字子牙, 姓蒋名平，表字泽长) joins it: the persons named Z or
+    /// X+Z and X+Y are one, under the name the book uses most.
     pub(super) fn add_stated_names(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let mut stated: BTreeMap<String, String> = BTreeMap::new();
-        for run in runs.iter() {
+        let mut courtesy: BTreeSet<(String, String, String)> = BTreeSet::new();
+        for (ri, run) in runs.iter().enumerate() {
             let n = run.len();
             for k in 0..n {
                 if run.ch(k) != '姓' {
@@ -182,7 +185,11 @@ impl Recognizer {
                     let given_end = (ming + 1..(ming + 3).min(n))
                         .take_while(|&i| {
                             let c = run.ch(i);
-                            !self.is_function_char(c) && !matches!(c, '字' | '号' | '唤' | '叫')
+                            // 表 of 表字 ends the given name too.
+                            let courtesy_next = c == '表' && i + 1 < n && run.ch(i + 1) == '字';
+                            !(self.is_function_char(c)
+                                || matches!(c, '字' | '号' | '唤' | '叫')
+                                || courtesy_next)
                         })
                         .last()
                         .map_or(ming + 1, |i| i + 1);
@@ -190,7 +197,21 @@ impl Recognizer {
                         continue;
                     }
                     let given = run.sub(ming + 1, given_end);
-                    stated.insert(format!("{surname}{given}"), given.to_string());
+                    let full = format!("{surname}{given}");
+                    // 字Z here, or at the start of the next clause.
+                    let zi = if given_end < n {
+                        courtesy_at(run, given_end)
+                    } else {
+                        runs.get(ri + 1)
+                            .filter(|next| {
+                                next.chapter == run.chapter && matches!(run.after, '，' | ',')
+                            })
+                            .and_then(|next| courtesy_at(next, 0))
+                    };
+                    if let Some(z) = zi.filter(|z| !z.chars().any(|c| self.is_function_char(c))) {
+                        courtesy.insert((full.clone(), format!("{surname}{z}"), z.to_string()));
+                    }
+                    stated.insert(full, given.to_string());
                 }
             }
         }
@@ -222,6 +243,59 @@ impl Recognizer {
             d.aliases.extend(alias);
             decided.push(d);
         }
+        for (full, surname_zi, zi) in courtesy {
+            let names = [full.as_str(), zi.as_str(), surname_zi.as_str()];
+            let mut same: Vec<usize> = (0..decided.len())
+                .filter(|&i| {
+                    decided[i].kind == EntityType::Person
+                        && (names.contains(&decided[i].name.as_str())
+                            || decided[i]
+                                .aliases
+                                .iter()
+                                .any(|a| names.contains(&a.as_str())))
+                })
+                .collect();
+            if same.is_empty() {
+                continue;
+            }
+            same.sort_by_key(|&i| (std::cmp::Reverse(decided[i].count), i));
+            let head_name = decided[same[0]].name.clone();
+            let mut others: Vec<Decided> = Vec::new();
+            let mut i = 0;
+            decided.retain(|d| {
+                let gone = same[1..].contains(&i);
+                i += 1;
+                if gone {
+                    others.push(d.clone());
+                }
+                !gone
+            });
+            let head = decided
+                .iter_mut()
+                .find(|d| d.name == head_name)
+                .expect("the head stays");
+            for other in others {
+                head.aliases.insert(other.name);
+                head.aliases.extend(other.aliases);
+                head.count += other.count;
+            }
+            head.aliases.insert(zi.clone());
+            head.aliases.remove(&head_name);
+            head.evidence.insert("zi");
+        }
         decided
     }
+}
+
+/// The courtesy name stated at `at` of a run: 字Z or 表字Z, Z two characters.
+fn courtesy_at<'a>(run: &Run<'a>, at: usize) -> Option<&'a str> {
+    let n = run.len();
+    let start = if run.ch(at) == '字' {
+        at + 1
+    } else if at + 1 < n && run.ch(at) == '表' && run.ch(at + 1) == '字' {
+        at + 2
+    } else {
+        return None;
+    };
+    (start + 2 <= n).then(|| run.sub(start, start + 2))
 }

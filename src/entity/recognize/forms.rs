@@ -466,6 +466,18 @@ mod tests {
                 &[("韩铁衣", &["铁衣"])],
             ),
             (
+                "a courtesy name stated after it joins the persons so named",
+                "此人姓韩名青，字铁衣。韩青大喜。",
+                &["韩铁衣", "韩青"],
+                &[("韩铁衣", &["铁衣", "韩青"])],
+            ),
+            (
+                "表字 in the same clause too",
+                "此人姓韩名青表字铁衣。",
+                &["韩铁衣"],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
                 "a question for a name states none",
                 "请问尊姓大名？姓甚名谁？",
                 &[],
