@@ -959,6 +959,19 @@ impl Recognizer {
         self.function_chars.contains(&c)
     }
 
+    /// Two characters, the second a function character (`bnd` of
+    /// dict/cues.txt: never ends a name) and the first no real surname
+    /// (weight above 1): an adverb or conjunction (俱各, 莫若), not a name
+    /// (李才, 刘三: a surname and a given name that is also a function word).
+    fn function_word_pair(&self, w: &str) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        chars.len() == 2
+            && self.is_function_char(chars[1])
+            && self
+                .surname(&chars, w)
+                .is_none_or(|(_, weight)| weight <= 1)
+    }
+
     /// A listed generic word or title, or a phrase that starts with a
     /// personal pronoun (他二人, 我军).
     fn is_generic(&self, w: &str) -> bool {
@@ -1231,6 +1244,9 @@ impl Recognizer {
         } else {
             (EntityType::Place, p[model::PLACE])
         };
+        if kind == EntityType::Person && self.function_word_pair(w) {
+            return None;
+        }
         if prob < MODEL_THRESHOLD || prob <= p[model::NONE] {
             // In a chapter-sized text the model sees few occurrences: the
             // rules' verdict stands unless the model is sure it is no name.
@@ -1448,6 +1464,23 @@ mod tests {
     }
 
     use EntityType::{Army, Faction, Person, Place};
+
+    #[test]
+    fn a_function_word_pair_is_no_name() {
+        let r = recognizer();
+        // (word, an adverb or conjunction rather than a name)
+        let cases = [
+            ("俱若", true),  // no surname + a function character
+            ("莫之", true),  // 莫: a surname, but a weak one
+            ("李才", false), // a strong surname + a given name 才
+            ("刘三", false),
+            ("王羲之", false), // three characters
+            ("韩铁衣", false),
+        ];
+        for (w, want) in cases {
+            assert_eq!(r.function_word_pair(w), want, "{w}");
+        }
+    }
 
     #[test]
     fn phrases_that_start_with_a_personal_pronoun_are_generic() {
