@@ -218,6 +218,9 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
             .copied()
     };
     let mut quotes: Vec<Quote> = Vec::with_capacity(marks.len());
+    // Byte range of the uncatalogued subject of each quotation's lead-in
+    // (武生 of 那武生道), for self-introductions.
+    let mut descriptors: Vec<Option<(usize, usize)>> = Vec::with_capacity(marks.len());
     // Indices of top-level speech quotations, for turns.
     let mut turns: Vec<usize> = Vec::new();
     // Quotations that may hold the next ones, innermost last.
@@ -282,6 +285,7 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
         }
         // Who the lead-in leaves the speech to, when it names no one.
         let mut open_turn = Turn::None;
+        let mut descriptor = None;
         if let Some(v) = verb {
             q.speech = true;
             let verb_start = lead_start + lead.len() - v.len();
@@ -312,6 +316,10 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
                     !lead_persons.is_empty(),
                     cues,
                 );
+                if open_turn == Turn::None && lead_persons.is_empty() {
+                    descriptor = descriptor_in(&text[lead_start..verb_start], cues)
+                        .map(|(a, b)| (lead_start + a, lead_start + b));
+                }
             }
         } else if let Some((p, method)) = after_quote(text, m, &persons, catalog, cues) {
             q.speech = true;
@@ -388,9 +396,88 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
             turns.push(qi);
         }
         quotes.push(q);
+        descriptors.push(descriptor);
     }
     self_introductions(text, &mut quotes, catalog, cues);
+    described_introductions(text, &mut quotes, &descriptors, catalog, cues);
     quotes
+}
+
+/// The subject of a lead-in that names no catalogued person (那武生道 →
+/// 武生): its last clause without adverbs and demonstratives, two to four
+/// Han characters.
+fn descriptor_in(lead: &str, cues: &Cues) -> Option<(usize, usize)> {
+    let clause_start = lead.rfind(['，', ',']).map_or(0, |p| {
+        p + lead[p..].chars().next().map_or(0, char::len_utf8)
+    });
+    let mut start = clause_start;
+    while let Some(a) = starts_with_any(&lead[start..], &cues.adv) {
+        start += a.len();
+    }
+    let demonstratives = &crate::entity::CharClasses::builtin().demonstrative;
+    while let Some(c) = lead[start..]
+        .chars()
+        .next()
+        .filter(|c| demonstratives.contains(c))
+    {
+        start += c.len_utf8();
+    }
+    let word = &lead[start..];
+    let n = word.chars().count();
+    ((2..=4).contains(&n) && word.chars().all(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)))
+        .then_some((start, lead.len()))
+}
+
+/// Quotations whose speaker the lead-in names only by a description (那武生道)
+/// and the catalog does not know: when one of them introduces the speaker
+/// (小弟…姓丁名兆蕙) and the catalog knows that person, every quotation of
+/// the chapter given to the same description is his (method alias, the
+/// description as mention).
+fn described_introductions(
+    text: &str,
+    quotes: &mut [Quote],
+    descriptors: &[Option<(usize, usize)>],
+    catalog: &Catalog,
+    cues: &Cues,
+) {
+    let mut named: Vec<(&str, EntityId)> = Vec::new();
+    for (q, d) in quotes.iter().zip(descriptors) {
+        let (None, Some((a, b))) = (q.speaker, d) else {
+            continue;
+        };
+        let Some(person) =
+            introduced(&text[q.start..q.end], cues).and_then(|n| person_named(catalog, &n))
+        else {
+            continue;
+        };
+        let word = &text[*a..*b];
+        if !named.iter().any(|(w, _)| *w == word) {
+            named.push((word, person));
+        }
+    }
+    for (q, d) in quotes.iter_mut().zip(descriptors) {
+        let Some((a, b)) = *d else { continue };
+        if q.speaker.is_some() {
+            continue;
+        }
+        if let Some(&(_, person)) = named.iter().find(|(w, _)| *w == &text[a..b]) {
+            q.speaker = Some(person);
+            q.mention = Some((a, b));
+            q.method = Method::Alias;
+            q.confidence = 0.8;
+        }
+    }
+}
+
+/// The person of the catalog with this name or alias.
+fn person_named(catalog: &Catalog, name: &str) -> Option<EntityId> {
+    catalog
+        .entities()
+        .iter()
+        .position(|e| {
+            e.kind == EntityType::Person && (e.name == name || e.aliases.iter().any(|a| a == name))
+        })
+        .map(|i| i as EntityId)
 }
 
 /// A speaker who introduces himself (小弟松江府茉花村，姓丁名兆蕙) is that
@@ -408,12 +495,9 @@ fn self_introductions(text: &str, quotes: &mut [Quote], catalog: &Catalog, cues:
         let Some(named) = introduced(&text[q.start..q.end], cues) else {
             continue;
         };
-        let Some(person) = catalog.entities().iter().position(|e| {
-            e.kind == EntityType::Person && (e.name == named || e.aliases.contains(&named))
-        }) else {
+        let Some(person) = person_named(catalog, &named) else {
             continue;
         };
-        let person = person as EntityId;
         if person != speaker && !rename.iter().any(|r| r.0 == speaker) {
             rename.push((speaker, person));
         }
@@ -831,6 +915,37 @@ mod tests {
         assert_eq!(
             speakers("少年道：“那人姓韩名铁衣。”"),
             vec![s("少年", "explicit")]
+        );
+    }
+
+    #[test]
+    fn a_description_the_catalog_does_not_know_is_the_person_who_introduces_himself() {
+        let catalog = catalog();
+        let cues = Cues::builtin();
+        let text = "那少年道：“小弟云州人氏，姓韩名铁衣。”苏青禾道：“久仰。”那少年笑道：“不敢。”那老者道：“请坐。”";
+        let spans = super::super::spans(text, &catalog, &Default::default(), &cues);
+        let got: Vec<(String, &'static str, String)> = attribute(text, &spans, &catalog, &cues)
+            .iter()
+            .map(|q| {
+                let name = q
+                    .speaker
+                    .map_or(String::new(), |i| catalog.get(i).name.clone());
+                let mention = q
+                    .mention
+                    .map_or(String::new(), |(a, b)| text[a..b].to_string());
+                (name, q.method.as_str(), mention)
+            })
+            .collect();
+        let row = |n: &str, m: &'static str, w: &str| (n.to_string(), m, w.to_string());
+        assert_eq!(
+            got,
+            vec![
+                row("韩铁衣", "alias", "少年"),
+                row("苏青禾", "explicit", "苏青禾"),
+                row("韩铁衣", "alias", "少年"),
+                // Another description: still no one.
+                row("", "other", ""),
+            ]
         );
     }
 
