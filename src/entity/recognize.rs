@@ -1564,6 +1564,12 @@ mod tests {
             &["神武军骑兵", "精骑"],
         ),
         (
+            "a unit whose name is a dictionary word, said five times, its stem seldom alone",
+            "白袍军守在城外。白袍军不动。白袍军统领出来。次日白袍军换防，白袍军又回营中。",
+            &[(Army, "白袍军")],
+            &[],
+        ),
+        (
             "a verb glued onto a listed place the text also names alone (配郑州)",
             "那厮刺配郑州牢城。次日起身往郑州去，到了郑州，又配郑州。",
             &[(Place, "郑州")],

@@ -258,12 +258,14 @@ impl Recognizer {
             && weight >= 3
             && st.count >= 3
             && self.stem_ok(&stem, false)
-            && !self.is_plain_word(&stem)
-            && !self.is_plain_word(w)
+            && (!(self.is_plain_word(&stem) || self.is_plain_word(w))
+                || (st.count >= 5 && st.left_word_cut * 4 < st.count))
             && !chars[..2].iter().any(|c| self.is_function_char(*c))
             && m.count(&stem) <= st.count + st.count / 2
         {
-            // An unknown stem that hardly occurs without the suffix (神武军).
+            // A stem that hardly occurs without the suffix (神武军); one that
+            // is a dictionary word (御林, 白袍) needs five mentions, not
+            // glued to the word before (鸣金收军 is no 金收军).
             evidence.push("stat");
             0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)
         } else {
