@@ -1425,6 +1425,22 @@ fn decided(w: &str, kind: EntityType, score: f64, evidence: &[&'static str], st:
     decided_owned(w.to_string(), kind, score, evidence, st.count)
 }
 
+/// (name, aliases) of each decided entity, for the rules' tables.
+#[cfg(test)]
+fn alias_rows(list: &[Decided]) -> BTreeSet<(String, Vec<String>)> {
+    list.iter()
+        .map(|d| (d.name.clone(), d.aliases.iter().cloned().collect()))
+        .collect()
+}
+
+/// A table's expected (name, aliases) rows.
+#[cfg(test)]
+fn expected_rows(want: &[(&str, &[&str])]) -> BTreeSet<(String, Vec<String>)> {
+    want.iter()
+        .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
+        .collect()
+}
+
 fn decided_owned(
     name: String,
     kind: EntityType,

@@ -302,9 +302,7 @@ mod tests {
 
     /// (name, aliases) of what remains.
     fn merged(list: &[Decided]) -> BTreeSet<(String, Vec<String>)> {
-        list.iter()
-            .map(|d| (d.name.clone(), d.aliases.iter().cloned().collect()))
-            .collect()
+        super::super::alias_rows(list)
     }
 
     type Case = (
@@ -401,10 +399,7 @@ mod tests {
                 .map(|n| entity(EntityType::Person, n))
                 .collect();
             let got = merged(&r.bind_title_forms(decided, &runs));
-            let want: BTreeSet<(String, Vec<String>)> = want
-                .iter()
-                .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
-                .collect();
+            let want = super::super::expected_rows(want);
             assert_eq!(got, want, "{rule}");
         }
     }
@@ -505,10 +500,7 @@ mod tests {
                 .map(|n| entity(EntityType::Person, n))
                 .collect();
             let got = merged(&r.add_stated_names(decided, &runs));
-            let want: BTreeSet<(String, Vec<String>)> = want
-                .iter()
-                .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
-                .collect();
+            let want = super::super::expected_rows(want);
             assert_eq!(got, want, "{rule}");
         }
     }

@@ -989,15 +989,8 @@ mod tests {
                     decided_owned(name.into(), EntityType::Person, 0.9, evidence, count)
                 })
                 .collect();
-            let got: BTreeSet<(String, Vec<String>)> = r
-                .resolve_nested(decided, &runs)
-                .into_iter()
-                .map(|d| (d.name, d.aliases.into_iter().collect()))
-                .collect();
-            let want: BTreeSet<(String, Vec<String>)> = want
-                .iter()
-                .map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect()))
-                .collect();
+            let got = super::super::alias_rows(&r.resolve_nested(decided, &runs));
+            let want = super::super::expected_rows(want);
             assert_eq!(got, want, "{rule}");
         }
     }
