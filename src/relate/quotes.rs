@@ -398,8 +398,7 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
         quotes.push(q);
         descriptors.push(descriptor);
     }
-    self_introductions(text, &mut quotes, catalog, cues);
-    described_introductions(text, &mut quotes, &descriptors, catalog, cues);
+    introductions(text, &mut quotes, &descriptors, catalog, cues);
     quotes
 }
 
@@ -428,21 +427,33 @@ fn descriptor_in(lead: &str, cues: &Cues) -> Option<(usize, usize)> {
         .then_some((start, lead.len()))
 }
 
-/// Quotations whose speaker the lead-in names only by a description (那武生道)
-/// and the catalog does not know: when one of them introduces the speaker
-/// (小弟…姓丁名兆蕙) and the catalog knows that person, every quotation of
-/// the chapter given to the same description is his (method alias, the
-/// description as mention).
-fn described_introductions(
+/// A speaker who introduces himself (小弟…姓丁名兆蕙) is that person for the
+/// chapter's quotations given to the same speaker, when the catalog knows
+/// the person he names: a catalogued pseudo-person (武生, as the catalog
+/// may take it; the quotations addressed to it too), or a description of an
+/// uncatalogued one in the lead-in (那武生道: its quotations get the
+/// description as mention). Method alias.
+fn introductions(
     text: &str,
     quotes: &mut [Quote],
     descriptors: &[Option<(usize, usize)>],
     catalog: &Catalog,
     cues: &Cues,
 ) {
-    let mut named: Vec<(&str, EntityId)> = Vec::new();
+    /// Who introduces himself.
+    #[derive(PartialEq)]
+    enum Speaker<'t> {
+        Entity(EntityId),
+        Described(&'t str),
+    }
+    let who = |q: &Quote, d: &Option<(usize, usize)>| match (q.speaker, d) {
+        (Some(id), _) => Some(Speaker::Entity(id)),
+        (None, Some((a, b))) => Some(Speaker::Described(&text[*a..*b])),
+        (None, None) => None,
+    };
+    let mut named: Vec<(Speaker, EntityId)> = Vec::new();
     for (q, d) in quotes.iter().zip(descriptors) {
-        let (None, Some((a, b))) = (q.speaker, d) else {
+        let Some(speaker) = who(q, d).filter(|_| q.speech) else {
             continue;
         };
         let Some(person) =
@@ -450,21 +461,25 @@ fn described_introductions(
         else {
             continue;
         };
-        let word = &text[*a..*b];
-        if !named.iter().any(|(w, _)| *w == word) {
-            named.push((word, person));
+        if speaker != Speaker::Entity(person) && !named.iter().any(|(w, _)| *w == speaker) {
+            named.push((speaker, person));
         }
     }
+    if named.is_empty() {
+        return;
+    }
+    let person_of = |w: &Speaker| named.iter().find(|(n, _)| n == w).map(|n| n.1);
     for (q, d) in quotes.iter_mut().zip(descriptors) {
-        let Some((a, b)) = *d else { continue };
-        if q.speaker.is_some() {
-            continue;
-        }
-        if let Some(&(_, person)) = named.iter().find(|(w, _)| *w == &text[a..b]) {
+        if let Some(person) = who(q, d).and_then(|w| person_of(&w)) {
+            if q.speaker.is_none() {
+                q.mention = *d;
+                q.confidence = 0.8;
+            }
             q.speaker = Some(person);
-            q.mention = Some((a, b));
             q.method = Method::Alias;
-            q.confidence = 0.8;
+        }
+        if let Some(person) = q.addressee.and_then(|a| person_of(&Speaker::Entity(a))) {
+            q.addressee = Some(person);
         }
     }
 }
@@ -478,41 +493,6 @@ fn person_named(catalog: &Catalog, name: &str) -> Option<EntityId> {
             e.kind == EntityType::Person && (e.name == name || e.aliases.iter().any(|a| a == name))
         })
         .map(|i| i as EntityId)
-}
-
-/// A speaker who introduces himself (小弟松江府茉花村，姓丁名兆蕙) is that
-/// person in this chapter: the quotations given to the name he goes by here
-/// (a descriptor the catalog took for a person: 武生) go to the person he
-/// names, when the catalog knows that person; so do the ones addressed to
-/// him. The introduction needs a word of the speaker for himself (小弟, 在下)
-/// before 姓 in the quotation.
-fn self_introductions(text: &str, quotes: &mut [Quote], catalog: &Catalog, cues: &Cues) {
-    let mut rename: Vec<(EntityId, EntityId)> = Vec::new();
-    for q in quotes.iter() {
-        let (Some(speaker), true) = (q.speaker, q.speech) else {
-            continue;
-        };
-        let Some(named) = introduced(&text[q.start..q.end], cues) else {
-            continue;
-        };
-        let Some(person) = person_named(catalog, &named) else {
-            continue;
-        };
-        if person != speaker && !rename.iter().any(|r| r.0 == speaker) {
-            rename.push((speaker, person));
-        }
-    }
-    for (from, to) in rename {
-        for q in quotes.iter_mut() {
-            if q.speaker == Some(from) {
-                q.speaker = Some(to);
-                q.method = Method::Alias;
-            }
-            if q.addressee == Some(from) {
-                q.addressee = Some(to);
-            }
-        }
-    }
 }
 
 /// The name a speaker gives himself in a quotation: surname + given name of

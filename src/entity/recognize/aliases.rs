@@ -299,3 +299,78 @@ fn courtesy_at<'a>(run: &Run<'a>, at: usize) -> Option<&'a str> {
     };
     (start + 2 <= n).then(|| run.sub(start, start + 2))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::decided_owned;
+    use super::*;
+    use crate::entity::corpus::RunStore;
+    use crate::entity::Lexicon;
+
+    #[test]
+    fn names_stated_as_surname_and_given_name_by_table() {
+        // (rule, text, already decided, expected (name, aliases) rows)
+        type StatedCase = (
+            &'static str,
+            &'static str,
+            &'static [&'static str],
+            &'static [(&'static str, &'static [&'static str])],
+        );
+        let cases: &[StatedCase] = &[
+            (
+                "a name stated once is a person, its given name an alias",
+                "此人姓韩名铁衣，乃云州人。",
+                &[],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "a decided person gains the given name",
+                "韩铁衣来了。此人姓韩名铁衣。",
+                &["韩铁衣"],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "a courtesy name stated after it joins the persons so named",
+                "此人姓韩名青，字铁衣。韩青大喜。",
+                &["韩铁衣", "韩青"],
+                &[("韩铁衣", &["铁衣", "韩青"])],
+            ),
+            (
+                "表字 in the same clause too",
+                "此人姓韩名青表字铁衣。",
+                &["韩铁衣"],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "a question for a name states none",
+                "请问尊姓大名？姓甚名谁？",
+                &[],
+                &[],
+            ),
+            (
+                "a one-character given name the book never writes whole gives nothing to find",
+                "此人姓韩名青，乃云州人。",
+                &[],
+                &[],
+            ),
+            (
+                "it does when the book writes the full name",
+                "此人姓韩名青。韩青大喜。",
+                &[],
+                &[("韩青", &[])],
+            ),
+        ];
+        let r = Recognizer::new(Lexicon::builtin());
+        for (rule, text, decided, want) in cases {
+            let store = RunStore::new(&[*text]);
+            let runs = store.runs();
+            let decided: Vec<Decided> = decided
+                .iter()
+                .map(|n| decided_owned(n.to_string(), EntityType::Person, 0.9, &["sur"], 3))
+                .collect();
+            let got = super::super::alias_rows(&r.add_stated_names(decided, &runs));
+            let want = super::super::expected_rows(want);
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+}

@@ -862,13 +862,27 @@ pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
         aho_corasick::MatchKind::LeftmostLongest,
         false,
     );
-    let mut counts = vec![0u32; names.len()];
-    for run in runs.iter() {
-        for m in ac.find_iter(run.text) {
-            counts[m.pattern().as_usize()] += 1;
-        }
-    }
-    counts
+    // Counted per slice of the book in parallel, then added up.
+    runs.slices()
+        .par_iter()
+        .map(|part| {
+            let mut counts = vec![0u32; names.len()];
+            for run in part.iter() {
+                for m in ac.find_iter(run.text) {
+                    counts[m.pattern().as_usize()] += 1;
+                }
+            }
+            counts
+        })
+        .reduce(
+            || vec![0; names.len()],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        )
 }
 
 fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
