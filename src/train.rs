@@ -16,8 +16,10 @@
 //! are small, which is how `zhnovel analyze` sees a single chapter.
 
 use crate::entity::model::{Example, NONE, PERSON, PLACE};
-use crate::entity::EntityType;
+use crate::entity::tagger::{gold_tags, GoldName, Sentence, SpanKind};
+use crate::entity::{han_runs, EntityType};
 use crate::key::BookKey;
+use aho_corasick::{AhoCorasickBuilder, MatchKind};
 use std::collections::{HashMap, HashSet};
 
 /// Whole-book candidates not in the key are labelled `none` from this count on.
@@ -61,6 +63,71 @@ pub fn examples(
                 class,
                 weight,
             })
+        })
+        .collect()
+}
+
+/// The tagger's training sentences of one book: every Han run, tagged from
+/// the key's person and place names (longest first; army and faction names
+/// and checked not-names hold their characters as `O`, so 北平 in 北平军 is
+/// no place). A rare candidate the key leaves out (`candidates`, said fewer
+/// than `UNKEYED_MIN` times) is unknown: it may be a minor name.
+pub fn tagger_sentences(
+    chapters: &[&str],
+    key: &BookKey,
+    not_names: &HashSet<String>,
+    candidates: &[(String, u32)],
+) -> Vec<Sentence> {
+    let mut names: Vec<String> = Vec::new();
+    let mut kinds: Vec<GoldName> = Vec::new();
+    let mut types: Vec<(&str, EntityType)> = key.name_types().into_iter().collect();
+    types.sort();
+    for (name, kind) in types {
+        names.push(name.to_string());
+        kinds.push(match kind {
+            EntityType::Person => GoldName::Name(SpanKind::Person),
+            EntityType::Place => GoldName::Name(SpanKind::Place),
+            _ => GoldName::Other,
+        });
+    }
+    let mut not: Vec<&String> = not_names.iter().collect();
+    not.sort();
+    for n in not {
+        names.push(n.clone());
+        kinds.push(GoldName::Other);
+    }
+    // Rare candidates the key does not list may be minor names: unknown,
+    // as in the candidate model's labels (`label`).
+    let known: HashSet<&str> = names.iter().map(String::as_str).collect();
+    let mut unknown: Vec<&String> = candidates
+        .iter()
+        .filter(|(w, count)| {
+            *count < UNKEYED_MIN
+                && !known.contains(w.as_str())
+                && !known.iter().any(|k| w.contains(k))
+        })
+        .map(|(w, _)| w)
+        .collect();
+    unknown.sort();
+    unknown.dedup();
+    for w in unknown {
+        names.push(w.clone());
+        kinds.push(GoldName::Unknown);
+    }
+    let ac = AhoCorasickBuilder::new()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(&names)
+        .expect("key names build an automaton");
+    han_runs(chapters)
+        .into_iter()
+        .map(|(chars, before, after)| {
+            let gold = gold_tags(&chars, &ac, &kinds);
+            Sentence {
+                chars,
+                before,
+                after,
+                gold,
+            }
         })
         .collect()
 }

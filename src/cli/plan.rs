@@ -21,6 +21,7 @@ use zhnovel::book::{load_book, ChapterText, ReadOptions};
 use zhnovel::chapter::HeadingMatcher;
 use zhnovel::decode::encoding_for_name;
 use zhnovel::entity::model::Model;
+use zhnovel::entity::tagger::Tagger;
 use zhnovel::entity::{Lexicon, Recognizer, FEATURES};
 use zhnovel::input::collect_sources;
 use zhnovel::output::TableFormat;
@@ -250,6 +251,11 @@ impl Dictionaries {
             (Some(path), false) => Some(Some(load_model(path)?)),
             (None, false) => None,
         };
+        let tagger = match (&lexicon.tagger, lexicon.no_model) {
+            (_, true) => Some(None),
+            (Some(path), false) => Some(Some(load_tagger(path)?)),
+            (None, false) => None,
+        };
         let (segmenter, recognizer) = rayon::join(
             || segmenter(&vocabulary, &lexicon.words),
             || {
@@ -257,6 +263,9 @@ impl Dictionaries {
                 let mut recognizer = Recognizer::with_vocabulary(lex, vocabulary.clone());
                 if let Some(model) = model {
                     recognizer = recognizer.with_model(model);
+                }
+                if let Some(tagger) = tagger {
+                    recognizer = recognizer.with_tagger(tagger);
                 }
                 (recognizer, stopwords)
             },
@@ -285,6 +294,15 @@ fn load_model(path: &Path) -> Result<Model> {
     })?;
     Model::parse(&text, &FEATURES)
         .map_err(|m| anyhow!("{}: not a zhnovel entity model: {m}", path.display()))
+}
+
+/// Reads a tagger file written by `zhnovel train --tagger`.
+fn load_tagger(path: &Path) -> Result<Tagger> {
+    let text = std::fs::read_to_string(path).map_err(|source| zhnovel::Error::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Tagger::parse(&text).map_err(|m| anyhow!("{}: not a zhnovel name tagger: {m}", path.display()))
 }
 
 fn read_options(decode: &DecodeArgs, chapters: &ChapterArgs) -> Result<ReadOptions> {

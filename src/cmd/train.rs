@@ -8,10 +8,11 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
 use zhnovel::entity::model::{Model, CLASSES};
+use zhnovel::entity::tagger::Tagger;
 use zhnovel::entity::FEATURES;
 use zhnovel::key::{load_not_names, BookKey};
 use zhnovel::output::atomic_write;
-use zhnovel::train::examples;
+use zhnovel::train::{examples, tagger_sentences};
 
 pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     if args.books.len() != args.keys.len() {
@@ -23,6 +24,14 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     }
     let recognizer = plan.recognizer()?;
     let mut all = Vec::new();
+    let mut sentences = Vec::new();
+    let mut tagger_provenance = vec![
+        format!("zhnovel {} name tagger", env!("CARGO_PKG_VERSION")),
+        format!(
+            "trained by `zhnovel train --tagger` ({} passes, averaged perceptron) on:",
+            args.epochs
+        ),
+    ];
     let mut provenance = vec![
         format!("zhnovel {} entity model", env!("CARGO_PKG_VERSION")),
         format!(
@@ -43,6 +52,25 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
         let chapters = plan.read_book(std::slice::from_ref(book))?;
         let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
         let rows = recognizer.feature_rows(&texts);
+        if args.tagger.is_some() {
+            let candidates: Vec<(String, u32)> =
+                rows.iter().map(|(w, n, _)| (w.clone(), *n)).collect();
+            let s = tagger_sentences(&texts, &key, &not_names, &candidates);
+            tagger_provenance.push(format!(
+                "  {} with {}: {} runs, {} characters",
+                book.file_name().map_or_else(
+                    || book.display().to_string(),
+                    |n| n.to_string_lossy().into()
+                ),
+                key_path.file_name().map_or_else(
+                    || key_path.display().to_string(),
+                    |n| n.to_string_lossy().into()
+                ),
+                s.len(),
+                s.iter().map(|x| x.chars.len()).sum::<usize>()
+            ));
+            sentences.extend(s);
+        }
         let mut ex = examples(rows, &key, &not_names, true);
         let book_n = ex.len();
         // Every chapter on its own as well: short texts, small counts.
@@ -75,6 +103,15 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
                 .join(", ")
         ));
         all.extend(ex);
+    }
+    if let Some(path) = &args.tagger {
+        let tagger = Tagger::train(
+            &sentences,
+            recognizer.tagger_hints(),
+            args.epochs,
+            tagger_provenance,
+        );
+        atomic_write(path, |w| w.write_all(tagger.to_text().as_bytes()))?;
     }
     let model = Model::train(&FEATURES, &all, args.steps, args.l2, provenance);
     atomic_write(&args.output, |w| w.write_all(model.to_text().as_bytes()))?;

@@ -12,12 +12,23 @@ mod corpus;
 pub mod lexicon;
 pub mod model;
 mod recognize;
+pub mod tagger;
 
 pub use lexicon::{CharClasses, Lexicon, UserName};
 pub use recognize::{Candidate, Phases, Recognizer, FEATURES, MIN_MODEL_COUNT};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::fmt;
+
+/// The runs of Han characters of a book's chapters, each with the
+/// characters just before and after it: what the name tagger reads.
+pub fn han_runs(chapters: &[&str]) -> Vec<(Vec<char>, char, char)> {
+    let store = corpus::RunStore::new(chapters);
+    let runs = store.runs();
+    runs.iter()
+        .map(|r| (r.chars.to_vec(), r.before, r.after))
+        .collect()
+}
 
 /// What kind of thing an entity is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

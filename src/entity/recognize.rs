@@ -93,6 +93,7 @@
 use super::corpus::{self, extend_key, CharLengths, Key, Run, Runs, KEY_CHARS};
 use super::lexicon::{CharClasses, CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::model::{self, Model};
+use super::tagger::{Hints, Tagger};
 use super::{Catalog, Entity, EntityType};
 use crate::charset::CharSet;
 use crate::hash::FxMap;
@@ -108,6 +109,7 @@ mod forms;
 mod judge;
 mod propose;
 mod resolve;
+mod tagged;
 
 use features::BookContext;
 pub use features::{FEATURES, MIN_MODEL_COUNT};
@@ -213,6 +215,11 @@ pub struct Recognizer {
     /// The learned scorer of person and place candidates; `None` leaves
     /// the decision to the rules alone.
     model: Option<Model>,
+    /// The learned tagger of single mentions (`tagger`); `None` leaves
+    /// rare candidates to the rules.
+    tagger: Option<Tagger>,
+    /// What the tagger reads from the lexicon.
+    hints: Hints,
 }
 
 /// Per-candidate corpus statistics.
@@ -806,7 +813,10 @@ impl Recognizer {
                 lex_names.insert(w.clone(), ());
             }
         }
+        let hints = tagger_hints(&lexicon);
         Recognizer {
+            hints,
+            tagger: builtin_tagger(),
             affixes: affixes(&cues, &titles),
             chars,
             surname_keys: by_key(&surnames),
@@ -832,6 +842,17 @@ impl Recognizer {
             given_name_total: lexicon_given_total,
             model: Some(builtin_model()),
         }
+    }
+
+    /// This recognizer with another tagger, or none.
+    pub fn with_tagger(mut self, tagger: Option<Tagger>) -> Recognizer {
+        self.tagger = tagger;
+        self
+    }
+
+    /// What the tagger reads from the lexicon (for `zhnovel train`).
+    pub fn tagger_hints(&self) -> &Hints {
+        &self.hints
     }
 
     /// This recognizer with another learned model, or none (rules alone).
@@ -1090,11 +1111,13 @@ impl Recognizer {
         let long_enough = m.total_chars >= MODEL_MIN_CHARS;
         let short = m.total_chars < SHORT_TEXT;
         phases.mark(t0, "decide: rules");
-        let mut first: Vec<Decided> = m
+        // Each verdict, and whether the model was sure the string is no
+        // name (then the tagger does not overrule it).
+        let verdicts: Vec<(Option<Decided>, bool)> = m
             .words
             .par_iter()
             .enumerate()
-            .filter_map(|(i, &w)| {
+            .map(|(i, &w)| {
                 let st = &m.stats[i];
                 match &self.model {
                     Some(model)
@@ -1105,14 +1128,28 @@ impl Recognizer {
                                 .is_none_or(|d| d.kind != EntityType::Faction) =>
                     {
                         let x = self.features(i, w, st, m, &ctx, rule_scores(&rule[i]));
-                        self.model_verdict(w, st, model.predict(&x), rule[i].as_ref(), short)
+                        let p = model.predict(&x);
+                        (
+                            self.model_verdict(w, st, p, rule[i].as_ref(), short),
+                            p[model::NONE] >= SHORT_TEXT_VETO,
+                        )
                     }
-                    _ => rule[i].clone(),
+                    _ => (rule[i].clone(), false),
                 }
             })
             .collect();
+        let refused: HashSet<&str> = m
+            .words
+            .iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| v.1)
+            .map(|(&w, _)| w)
+            .collect();
+        let mut first: Vec<Decided> = verdicts.into_iter().filter_map(|v| v.0).collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phases.mark(t0, "decide: judge");
+        let first = self.add_tagged(first, runs, m, &refused);
+        phases.mark(t0, "decide: tagged");
         let first = self.resolve_nested(first, runs);
         phases.mark(t0, "decide: nested");
         let first = self.drop_overlapped(first, runs);
@@ -1410,6 +1447,54 @@ const MODEL_THRESHOLD: f32 = 0.5;
 /// The model shipped in `model/entity-model.tsv`.
 fn builtin_model() -> Model {
     Model::parse(model::BUILTIN, &FEATURES).expect("the built-in model matches the features")
+}
+
+/// The tagger shipped in `model/name-tagger.tsv`.
+fn builtin_tagger() -> Option<Tagger> {
+    let text = super::tagger::BUILTIN;
+    (!text.trim().is_empty()).then(|| Tagger::parse(text).expect("the built-in tagger parses"))
+}
+
+/// The tagger's hints from the lexicon: surname weights (one- and
+/// two-character surnames), one-character place and army suffix weights.
+fn tagger_hints(lex: &Lexicon) -> Hints {
+    let mut h = Hints::default();
+    for (s, &w) in &lex.surnames {
+        let c: Vec<char> = s.chars().collect();
+        match c[..] {
+            [a] => {
+                h.surname.insert(a, w);
+            }
+            [a, b] => {
+                h.double_surname.insert((a, b), w);
+            }
+            _ => {}
+        }
+    }
+    for (s, p) in &lex.place_suffixes {
+        if let [c] = s.chars().collect::<Vec<_>>()[..] {
+            h.place_suffix.insert(c, p.weight);
+        }
+    }
+    for (s, &w) in &lex.army_suffixes {
+        if let [c] = s.chars().collect::<Vec<_>>()[..] {
+            h.army_suffix.insert(c, w);
+        }
+    }
+    // Given-name characters by how common they are in names (of about
+    // 3 000 in dict/given_name_chars.tsv: the top 50, 300, 1 000).
+    for (&c, &n) in &lex.given_name_chars {
+        let bucket = match n {
+            215.. => 3,
+            67.. => 2,
+            15.. => 1,
+            _ => 0,
+        };
+        if bucket > 0 {
+            h.given.insert(c, bucket);
+        }
+    }
+    h
 }
 
 /// A rule verdict as (person score, place score), 0 for a type not chosen.

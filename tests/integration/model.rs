@@ -18,28 +18,9 @@ fn rows(csv_text: &str) -> Vec<(String, String, String)> {
 #[test]
 fn a_tiny_training_run_writes_a_model_that_analyze_loads() {
     let d = Dir::new();
-    // A key made from the tool's own output (no hand-written names): the
-    // persons and places the rules find.
-    let out = zhnovel(&["entities", BOOK, "--no-model"]).success();
-    let found = rows(&out.stdout());
-    let mut key = String::from("type\tcanonical\taliases\tmain\tside\tnote\n");
-    for (name, kind, _) in found.iter().filter(|r| r.1 == "person" || r.1 == "place") {
-        key.push_str(&format!("{kind}\t{name}\t\t\t\t\n"));
-    }
-    let key = d.write("book-key.tsv", key);
+    let key = key_from_the_rules(&d);
     let model = d.path("model.tsv");
-    zhnovel(&[
-        "train",
-        "--book",
-        BOOK,
-        "--key",
-        p(&key),
-        "--steps",
-        "20",
-        "-o",
-        p(&model),
-    ])
-    .success();
+    train_on_book(&key, &["-o", p(&model)]);
     let text = d.read("model.tsv");
     assert!(
         text.contains("book-key.tsv"),
@@ -91,4 +72,69 @@ fn a_bad_model_file_is_a_one_line_error_naming_it() {
         p(&d.path("m")),
     ])
     .fails(1, "one --key per --book");
+}
+
+/// A key made from the tool's own output (no hand-written names): the
+/// persons and places the rules find.
+fn key_from_the_rules(d: &Dir) -> std::path::PathBuf {
+    let out = zhnovel(&["entities", BOOK, "--no-model"]).success();
+    let mut key = String::from("type\tcanonical\taliases\tmain\tside\tnote\n");
+    for (name, kind, _) in rows(&out.stdout())
+        .iter()
+        .filter(|r| r.1 == "person" || r.1 == "place")
+    {
+        key.push_str(&format!("{kind}\t{name}\t\t\t\t\n"));
+    }
+    d.write("book-key.tsv", key)
+}
+
+/// `zhnovel train` on BOOK with `key`, 20 steps, and `args`.
+fn train_on_book(key: &std::path::Path, args: &[&str]) {
+    let mut all = vec!["train", "--book", BOOK, "--key", p(key), "--steps", "20"];
+    all.extend_from_slice(args);
+    zhnovel(&all).success();
+}
+
+#[test]
+fn a_tiny_training_run_writes_a_tagger_that_analyze_loads() {
+    let d = Dir::new();
+    let key = key_from_the_rules(&d);
+    let train = |model: &str, tagger: &str| {
+        let (model, tagger) = (d.path(model), d.path(tagger));
+        train_on_book(
+            &key,
+            &["--epochs", "2", "-o", p(&model), "--tagger", p(&tagger)],
+        );
+    };
+    train("model.tsv", "tagger.tsv");
+    let text = d.read("tagger.tsv");
+    assert!(
+        text.contains("2 passes") && text.contains("book-key.tsv"),
+        "{text}"
+    );
+    assert!(text.contains("\nfeature\ta\tb\tO\tB-PER\tI-PER\tB-LOC\tI-LOC\n"));
+    assert!(text.contains("\ntrans\tSTART\t-\t"));
+    // The same books give the same tagger, byte for byte.
+    train("m2.tsv", "again.tsv");
+    assert_eq!(d.read("again.tsv"), text);
+    let (model, tagger) = (d.path("model.tsv"), d.path("tagger.tsv"));
+    zhnovel(&[
+        "analyze",
+        BOOK,
+        "-o",
+        p(&d.path("o")),
+        "--model",
+        p(&model),
+        "--tagger",
+        p(&tagger),
+    ])
+    .success();
+    assert!(!rows(&d.read("o/entities.csv")).is_empty());
+}
+
+#[test]
+fn a_bad_tagger_file_is_a_one_line_error_naming_it() {
+    let d = Dir::new();
+    let bad = d.write("bad-tagger.tsv", "feature\ta\tb\tO\n0\t韩\tU+0000\t1\n");
+    zhnovel(&["entities", BOOK, "--tagger", p(&bad)]).fails(1, "bad-tagger.tsv");
 }

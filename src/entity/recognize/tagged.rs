@@ -1,0 +1,200 @@
+//! Names the learned tagger reads in their sentences: a candidate said only
+//! a few times, left undecided by the rules and the candidate model (its
+//! book-level statistics say little), becomes a person or a place when the
+//! tagger (`entity::tagger`) reads it as a whole name of that type, with
+//! its boundaries, at more than half of its occurrences.
+
+use super::{decided, Decided, Measured, Recognizer, Runs};
+use crate::entity::tagger::{SpanKind, Tagger};
+use crate::entity::EntityType;
+use rayon::prelude::*;
+use std::collections::HashSet;
+
+/// Candidates said more often than this are the candidate model's to judge.
+pub(super) const TAGGED_MAX_COUNT: u32 = 4;
+
+/// jieba's corpus frequency from which a word is common (the rules' figure
+/// for a common word inside a name, 明日早).
+pub(super) const COMMON_WORD_FREQ: usize = 100;
+
+/// Share of a candidate's occurrences the tagger must mark as the name.
+pub(super) const TAGGED_SHARE: f64 = 0.5;
+
+/// The verdict from tagger hits: (person hits, place hits) over `count`
+/// occurrences. The type with more hits, when it has more than `TAGGED_SHARE`
+/// of them.
+pub(super) fn tagged_kind(hits: [u32; 2], count: u32) -> Option<EntityType> {
+    let (kind, n) = if hits[0] >= hits[1] {
+        (EntityType::Person, hits[0])
+    } else {
+        (EntityType::Place, hits[1])
+    };
+    (n > 0 && n as f64 > TAGGED_SHARE * count as f64).then_some(kind)
+}
+
+impl Recognizer {
+    /// Adds the undecided rare candidates the tagger reads as names
+    /// (evidence `tag`).
+    pub(super) fn add_tagged(
+        &self,
+        mut first: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+        refused: &HashSet<&str>,
+    ) -> Vec<Decided> {
+        let Some(tagger) = &self.tagger else {
+            return first;
+        };
+        let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let mut words: Vec<&str> = m
+            .words
+            .iter()
+            .zip(&m.stats)
+            .filter(|&(w, st)| {
+                !st.aux
+                    && (1..=TAGGED_MAX_COUNT).contains(&st.count)
+                    && (2..=4).contains(&w.chars().count())
+                    && !known.contains(w)
+                    && !refused.contains(w)
+                    && !self.is_generic(w)
+                    && !self.lex.factions.contains(*w)
+            })
+            .map(|(&w, _)| w)
+            .collect();
+        if words.is_empty() {
+            return first;
+        }
+        words.sort_unstable();
+        let reads = self.tagger_reads(tagger, &words, runs);
+        let mut added: Vec<Decided> = words
+            .iter()
+            .zip(reads)
+            .filter_map(|(&w, [person, place, seen])| {
+                let kind = tagged_kind([person, place], seen)?;
+                // 丘陵, 通天: a common word needs more than the tagger's reading.
+                if self.is_frequent_word(w, COMMON_WORD_FREQ) {
+                    return None;
+                }
+                if kind == EntityType::Person
+                    && (self.function_word_pair(w)
+                        || self.lex.places.contains(w)
+                        || self.title_form(w))
+                {
+                    return None;
+                }
+                let hits = if kind == EntityType::Person {
+                    person
+                } else {
+                    place
+                };
+                Some(decided(
+                    w,
+                    kind,
+                    hits as f64 / seen as f64,
+                    &["tag"],
+                    m.stat(w)?,
+                ))
+            })
+            .collect();
+        first.append(&mut added);
+        first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
+        first
+    }
+
+    /// A surname + title or form of address (王员外, 李太公): the title
+    /// forms' business (`forms`), never a name of its own.
+    fn title_form(&self, w: &str) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        let Some((sl, _)) = self.surname(&chars, w) else {
+            return false;
+        };
+        let given: String = chars[sl..].iter().collect();
+        self.lex.address.contains(&given)
+            || self.lex.titles.contains_key(&given)
+            || (sl + 1..=chars.len()).any(|k| {
+                let head: String = chars[sl..k].iter().collect();
+                self.titles.get(&head).is_some_and(|p| p.after_name())
+            })
+    }
+
+    /// Per word: the occurrences the tagger reads as that person, as that
+    /// place, and all its occurrences. Only the runs that hold a word are
+    /// tagged, each once, per slice of the book in parallel.
+    fn tagger_reads(&self, tagger: &Tagger, words: &[&str], runs: &Runs) -> Vec<[u32; 3]> {
+        let ac = aho_corasick::AhoCorasick::new(words).expect("candidates build an automaton");
+        runs.slices()
+            .par_iter()
+            .map(|part| {
+                let mut local = vec![[0u32; 3]; words.len()];
+                for run in part.iter() {
+                    let mut spans = None;
+                    for mt in ac.find_overlapping_iter(run.text) {
+                        let spans = spans.get_or_insert_with(|| {
+                            tagger.spans(run.chars, run.before, run.after, &self.hints)
+                        });
+                        let i = run.off.partition_point(|&o| (o as usize) < mt.start());
+                        let j = run.off.partition_point(|&o| (o as usize) < mt.end());
+                        let cell = &mut local[mt.pattern().as_usize()];
+                        cell[2] += 1;
+                        for &(a, b, kind) in spans.iter() {
+                            if (a, b) == (i, j) {
+                                cell[usize::from(kind == SpanKind::Place)] += 1;
+                            }
+                        }
+                    }
+                }
+                local
+            })
+            .reduce(
+                || vec![[0u32; 3]; words.len()],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        for k in 0..3 {
+                            x[k] += y[k];
+                        }
+                    }
+                    a
+                },
+            )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_tagger_reads_invented_names_in_context() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let tagger = r.tagger.as_ref().expect("a built-in tagger");
+        // (run, separator before, after, the span it must read)
+        type Case = (&'static str, char, char, (usize, usize, SpanKind));
+        let table: [Case; 4] = [
+            ("韩松道", '\n', '：', (0, 2, SpanKind::Person)),
+            ("只见韩青大喝一声", '”', '。', (2, 4, SpanKind::Person)),
+            ("萧远拍马来战林风", '。', '。', (0, 2, SpanKind::Person)),
+            ("柳州城中", '。', '，', (0, 3, SpanKind::Place)),
+        ];
+        for (run, before, after, want) in table {
+            let chars: Vec<char> = run.chars().collect();
+            let spans = tagger.spans(&chars, before, after, &r.hints);
+            assert!(spans.contains(&want), "{run}: {spans:?}");
+        }
+    }
+
+    #[test]
+    fn tagged_kinds_by_table() {
+        // (person hits, place hits, count, verdict)
+        let table: [([u32; 2], u32, Option<EntityType>); 6] = [
+            ([1, 0], 1, Some(EntityType::Person)),
+            ([0, 1], 1, Some(EntityType::Place)),
+            ([1, 0], 2, None),
+            ([2, 1], 3, Some(EntityType::Person)),
+            ([1, 2], 4, None),
+            ([0, 0], 1, None),
+        ];
+        for (hits, count, want) in table {
+            assert_eq!(tagged_kind(hits, count), want, "{hits:?} of {count}");
+        }
+    }
+}
