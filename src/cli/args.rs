@@ -133,7 +133,7 @@ pub struct LexiconArgs {
     /// A learned entity model (written by `zhnovel train`) instead of the built-in one.
     #[arg(long, value_name = "FILE", conflicts_with = "no_model")]
     pub model: Option<PathBuf>,
-    /// A learned name tagger (written by `zhnovel train --tagger`) instead of the built-in one.
+    /// A learned name tagger (written by `zhnovel train --tagger-output`) instead of the built-in one.
     #[arg(long, value_name = "FILE", conflicts_with = "no_model")]
     pub tagger: Option<PathBuf>,
     /// Decide entities by the hand-written rules alone, without the learned model and tagger.
@@ -469,8 +469,8 @@ pub struct TrainArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
     /// Also train the name tagger and write it here.
-    #[arg(long = "tagger", value_name = "FILE")]
-    pub tagger: Option<PathBuf>,
+    #[arg(long = "tagger-output", value_name = "FILE")]
+    pub tagger_output: Option<PathBuf>,
     /// Passes of the tagger's training over the books.
     #[arg(long, default_value_t = 5)]
     pub epochs: usize,

@@ -296,7 +296,7 @@ fn load_model(path: &Path) -> Result<Model> {
         .map_err(|m| anyhow!("{}: not a zhnovel entity model: {m}", path.display()))
 }
 
-/// Reads a tagger file written by `zhnovel train --tagger`.
+/// Reads a tagger file written by `zhnovel train --tagger-output`.
 fn load_tagger(path: &Path) -> Result<Tagger> {
     let text = std::fs::read_to_string(path).map_err(|source| zhnovel::Error::Read {
         path: path.to_path_buf(),

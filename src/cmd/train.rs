@@ -28,7 +28,7 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     let mut tagger_provenance = vec![
         format!("zhnovel {} name tagger", env!("CARGO_PKG_VERSION")),
         format!(
-            "trained by `zhnovel train --tagger` ({} passes, averaged perceptron) on:",
+            "trained by `zhnovel train --tagger-output` ({} passes, averaged perceptron) on:",
             args.epochs
         ),
     ];
@@ -52,7 +52,7 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
         let chapters = plan.read_book(std::slice::from_ref(book))?;
         let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
         let rows = recognizer.feature_rows(&texts);
-        if args.tagger.is_some() {
+        if args.tagger_output.is_some() {
             let candidates: Vec<(String, u32)> =
                 rows.iter().map(|(w, n, _)| (w.clone(), *n)).collect();
             let s = tagger_sentences(&texts, &key, &not_names, &candidates);
@@ -104,7 +104,7 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
         ));
         all.extend(ex);
     }
-    if let Some(path) = &args.tagger {
+    if let Some(path) = &args.tagger_output {
         let tagger = Tagger::train(
             &sentences,
             recognizer.tagger_hints(),

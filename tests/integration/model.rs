@@ -103,7 +103,14 @@ fn a_tiny_training_run_writes_a_tagger_that_analyze_loads() {
         let (model, tagger) = (d.path(model), d.path(tagger));
         train_on_book(
             &key,
-            &["--epochs", "2", "-o", p(&model), "--tagger", p(&tagger)],
+            &[
+                "--epochs",
+                "2",
+                "-o",
+                p(&model),
+                "--tagger-output",
+                p(&tagger),
+            ],
         );
     };
     train("model.tsv", "tagger.tsv");

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 
 /// Candidates said more often than this are the candidate model's to judge.
-pub(super) const TAGGED_MAX_COUNT: u32 = 4;
+pub(super) const TAGGED_MAX_COUNT: u32 = 2;
 
 /// jieba's corpus frequency from which a word is common (the rules' figure
 /// for a common word inside a name, 明日早).
@@ -32,6 +32,13 @@ pub(super) fn tagged_kind(hits: [u32; 2], count: u32) -> Option<EntityType> {
     (n > 0 && n as f64 > TAGGED_SHARE * count as f64).then_some(kind)
 }
 
+/// Whether the tagger re-cuts a place the rules decided: at more than
+/// half of its occurrences it reads another place across it, and never
+/// the place itself. `read` is `[person, place, seen, other place]`.
+pub(super) fn recut_by(read: [u32; 4]) -> bool {
+    read[1] == 0 && read[3] as f64 > TAGGED_SHARE * read[2] as f64
+}
+
 impl Recognizer {
     /// Adds the undecided rare candidates the tagger reads as names
     /// (evidence `tag`).
@@ -46,6 +53,16 @@ impl Recognizer {
             return first;
         };
         let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        // Places the rules decided that the tagger may re-cut (寇瓜州).
+        let recut: Vec<String> = first
+            .iter()
+            .filter(|d| {
+                d.kind == EntityType::Place
+                    && d.count <= TAGGED_MAX_COUNT
+                    && !d.evidence.contains("lex")
+            })
+            .map(|d| d.name.clone())
+            .collect();
         let mut words: Vec<&str> = m
             .words
             .iter()
@@ -60,16 +77,25 @@ impl Recognizer {
                     && !self.lex.factions.contains(*w)
             })
             .map(|(&w, _)| w)
+            .chain(recut.iter().map(String::as_str))
             .collect();
         if words.is_empty() {
             return first;
         }
         words.sort_unstable();
+        words.dedup();
         let reads = self.tagger_reads(tagger, &words, runs);
+        let recut_by_tagger: HashSet<String> = words
+            .iter()
+            .zip(&reads)
+            .filter(|(w, r)| known.contains(**w) && recut_by(**r))
+            .map(|(w, _)| w.to_string())
+            .collect();
         let mut added: Vec<Decided> = words
             .iter()
             .zip(reads)
-            .filter_map(|(&w, [person, place, seen])| {
+            .filter(|(w, _)| !known.contains(**w))
+            .filter_map(|(&w, [person, place, seen, _])| {
                 let kind = tagged_kind([person, place], seen)?;
                 // 丘陵, 通天: a common word needs more than the tagger's reading.
                 if self.is_frequent_word(w, COMMON_WORD_FREQ) {
@@ -96,6 +122,7 @@ impl Recognizer {
                 ))
             })
             .collect();
+        first.retain(|d| !recut_by_tagger.contains(&d.name));
         first.append(&mut added);
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         first
@@ -118,14 +145,15 @@ impl Recognizer {
     }
 
     /// Per word: the occurrences the tagger reads as that person, as that
-    /// place, and all its occurrences. Only the runs that hold a word are
-    /// tagged, each once, per slice of the book in parallel.
-    fn tagger_reads(&self, tagger: &Tagger, words: &[&str], runs: &Runs) -> Vec<[u32; 3]> {
+    /// place, all its occurrences, and those where it reads another place
+    /// across it (瓜州 in 寇瓜州). Only the runs that hold a word are tagged,
+    /// each once, per slice of the book in parallel.
+    fn tagger_reads(&self, tagger: &Tagger, words: &[&str], runs: &Runs) -> Vec<[u32; 4]> {
         let ac = aho_corasick::AhoCorasick::new(words).expect("candidates build an automaton");
         runs.slices()
             .par_iter()
             .map(|part| {
-                let mut local = vec![[0u32; 3]; words.len()];
+                let mut local = vec![[0u32; 4]; words.len()];
                 for run in part.iter() {
                     let mut spans = None;
                     for mt in ac.find_overlapping_iter(run.text) {
@@ -139,6 +167,8 @@ impl Recognizer {
                         for &(a, b, kind) in spans.iter() {
                             if (a, b) == (i, j) {
                                 cell[usize::from(kind == SpanKind::Place)] += 1;
+                            } else if kind == SpanKind::Place && a < j && b > i {
+                                cell[3] += 1;
                             }
                         }
                     }
@@ -146,10 +176,10 @@ impl Recognizer {
                 local
             })
             .reduce(
-                || vec![[0u32; 3]; words.len()],
+                || vec![[0u32; 4]; words.len()],
                 |mut a, b| {
                     for (x, y) in a.iter_mut().zip(b) {
-                        for k in 0..3 {
+                        for k in 0..4 {
                             x[k] += y[k];
                         }
                     }
@@ -179,6 +209,21 @@ mod tests {
             let chars: Vec<char> = run.chars().collect();
             let spans = tagger.spans(&chars, before, after, &r.hints);
             assert!(spans.contains(&want), "{run}: {spans:?}");
+        }
+    }
+
+    #[test]
+    fn recut_places_by_table() {
+        // ([person, place, seen, another place across it], re-cut)
+        let table: [([u32; 4], bool); 5] = [
+            ([0, 0, 1, 1], true),
+            ([0, 0, 2, 2], true),
+            ([0, 0, 2, 1], false),
+            ([0, 1, 2, 1], false),
+            ([0, 0, 1, 0], false),
+        ];
+        for (read, want) in table {
+            assert_eq!(recut_by(read), want, "{read:?}");
         }
     }
 
