@@ -9,7 +9,7 @@
 //! | fights    | any two of person, army, faction with a `fight` cue between them (攻, 战, 杀, 围, 败 …), or X与Y + `duel` (X与Y交锋) |
 //! | at        | army or person `at` place (屯, 守, 驻, 据, 攻, 取 …) |
 //! | serves    | person `serve` person (令X, 遣X), person `obey` person (奉X之命): not a table row, a link for sides |
-//! | ally      | person/army `with` person/army not followed by a duel (X、Y, X同Y): a link for sides |
+//! | ally      | person/army `with` person/army not followed by a duel (X、Y, X同Y); person `kin` person, perhaps after 之 (X长子Y, X之妻Y): a link for sides |
 //!
 //! A cue right after a negation (不曾攻, 未战) does not count. An intention
 //! (欲攻, 要战) does: it names the two sides of a war whether the battle
@@ -224,6 +224,11 @@ pub fn read_sentence(text: &str, spans: &[Span], cues: &Cues) -> Vec<(Rel, Entit
                 }
                 if starts_with_any(gap, &cues.obey).is_some() {
                     out.push((Rel::Serves, b.entity, a.entity));
+                    continue;
+                }
+                // X长子Y, X之妻Y: the gap is a kin word, perhaps after 之.
+                if cues.kin.contains(&gap.strip_prefix('之').unwrap_or(gap)) {
+                    out.push((Rel::Ally, a.entity, b.entity));
                     continue;
                 }
             }
@@ -490,6 +495,16 @@ mod tests {
                 "苏青禾奉韩铁衣之命。",
                 &[("韩铁衣", "serves", "苏青禾")],
             ),
+            (
+                "X长子Y: one family",
+                "韩铁衣长子石敢当来了。",
+                &[("韩铁衣", "ally", "石敢当")],
+            ),
+            (
+                "X之妻Y: one family",
+                "韩铁衣之妻苏青禾来了。",
+                &[("韩铁衣", "ally", "苏青禾")],
+            ),
         ];
         for (name, text, expected) in cases {
             let want: Vec<(String, &str, String)> = expected
@@ -511,6 +526,7 @@ mod tests {
             ("将 taking an object is no title", "北燕力士将韩铁衣拿住。"),
             ("战 of 战战兢兢 is no battle", "韩铁衣战战兢兢看苏青禾。"),
             ("追问 is no pursuit", "韩铁衣追问苏青禾。"),
+            ("a kin word inside a longer gap", "韩铁衣的长子见了苏青禾。"),
         ];
         for (name, text) in cases {
             let got: Vec<_> = run(text).into_iter().filter(|r| r.1 != "army_of").collect();
