@@ -58,7 +58,11 @@ fn main() {
     for (label, by) in [("wrongly read", wrong_by), ("missed", missed_by)] {
         let mut top: Vec<(String, usize)> = by.into_iter().collect();
         top.sort_by_key(|(w, n)| (std::cmp::Reverse(*n), w.clone()));
-        let list: Vec<String> = top.iter().take(20).map(|(w, n)| format!("{w} {n}")).collect();
+        let list: Vec<String> = top
+            .iter()
+            .take(20)
+            .map(|(w, n)| format!("{w} {n}"))
+            .collect();
         println!("{label}: {}", list.join(", "));
     }
 }
