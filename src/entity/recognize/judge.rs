@@ -274,6 +274,22 @@ impl Recognizer {
         Some(decided(w, EntityType::Army, score, &evidence, st))
     }
 
+    /// 高太尉, 宋太公, 王员外: what follows the surname is a title or form
+    /// of address (but 阮小二's birth order is a given name), so the
+    /// string is a form of address, not a name.
+    pub(super) fn title_after_surname(&self, gchars: &[char]) -> bool {
+        let given: String = gchars.iter().collect();
+        let birth_order = gchars.len() == 2
+            && matches!(gchars[0], '小' | '大')
+            && self.numerals.contains(&gchars[1]);
+        (!birth_order
+            && (self.lex.address.contains(&given) || self.lex.titles.contains_key(&given)))
+            || (1..=gchars.len()).any(|k| {
+                let head: String = gchars[..k].iter().collect();
+                self.titles.get(&head).is_some_and(|p| p.after_name())
+            })
+    }
+
     pub(super) fn person_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
         let len = chars.len();
         // 阮小二, 武大: a birth-order given name may hold a numeral.
@@ -349,16 +365,7 @@ impl Recognizer {
             {
                 return None;
             }
-            if !birth_order
-                && (self.lex.address.contains(&given) || self.lex.titles.contains_key(&given))
-            {
-                return None;
-            }
-            // 高太尉, 宋太公: surname + title is a form of address, not a name.
-            if (1..=gchars.len()).any(|k| {
-                let head: String = gchars[..k].iter().collect();
-                self.titles.get(&head).is_some_and(|p| p.after_name())
-            }) {
+            if self.title_after_surname(gchars) {
                 return None;
             }
             // 银一两, 公孙二: a count is no given name (a birth order is).

@@ -128,20 +128,12 @@ impl Recognizer {
         first
     }
 
-    /// A surname + title or form of address (王员外, 李太公): the title
-    /// forms' business (`forms`), never a name of its own.
+    /// A surname + title or form of address (王员外): the title forms'
+    /// business (`forms`), never a name of its own.
     fn title_form(&self, w: &str) -> bool {
         let chars: Vec<char> = w.chars().collect();
-        let Some((sl, _)) = self.surname(&chars, w) else {
-            return false;
-        };
-        let given: String = chars[sl..].iter().collect();
-        self.lex.address.contains(&given)
-            || self.lex.titles.contains_key(&given)
-            || (sl + 1..=chars.len()).any(|k| {
-                let head: String = chars[sl..k].iter().collect();
-                self.titles.get(&head).is_some_and(|p| p.after_name())
-            })
+        self.surname(&chars, w)
+            .is_some_and(|(sl, _)| sl < chars.len() && self.title_after_surname(&chars[sl..]))
     }
 
     /// Per word: the occurrences the tagger reads as that person, as that
