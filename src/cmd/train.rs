@@ -58,14 +58,8 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
             let s = tagger_sentences(&texts, &key, &not_names, &candidates);
             tagger_provenance.push(format!(
                 "  {} with {}: {} runs, {} characters",
-                book.file_name().map_or_else(
-                    || book.display().to_string(),
-                    |n| n.to_string_lossy().into()
-                ),
-                key_path.file_name().map_or_else(
-                    || key_path.display().to_string(),
-                    |n| n.to_string_lossy().into()
-                ),
+                file_name(book),
+                file_name(key_path),
                 s.len(),
                 s.iter().map(|x| x.chars.len()).sum::<usize>()
             ));
@@ -85,14 +79,10 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
         for e in &ex {
             by_class[e.class] += 1;
         }
-        let name = |p: &std::path::Path| {
-            p.file_name()
-                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
-        };
         provenance.push(format!(
             "  {} with {}: {} book examples, {} chapter examples ({})",
-            name(book),
-            name(key_path),
+            file_name(book),
+            file_name(key_path),
             book_n,
             ex.len() - book_n,
             CLASSES
@@ -116,4 +106,10 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     let model = Model::train(&FEATURES, &all, args.steps, args.l2, provenance);
     atomic_write(&args.output, |w| w.write_all(model.to_text().as_bytes()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A path's file name, for the provenance lines (the whole path without one).
+fn file_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
 }

@@ -813,7 +813,7 @@ impl Recognizer {
                 lex_names.insert(w.clone(), ());
             }
         }
-        let hints = tagger_hints(&lexicon);
+        let hints = Hints::from_lexicon(&lexicon);
         Recognizer {
             hints,
             tagger: builtin_tagger(),
@@ -1453,48 +1453,6 @@ fn builtin_model() -> Model {
 fn builtin_tagger() -> Option<Tagger> {
     let text = super::tagger::BUILTIN;
     (!text.trim().is_empty()).then(|| Tagger::parse(text).expect("the built-in tagger parses"))
-}
-
-/// The tagger's hints from the lexicon: surname weights (one- and
-/// two-character surnames), one-character place and army suffix weights.
-fn tagger_hints(lex: &Lexicon) -> Hints {
-    let mut h = Hints::default();
-    for (s, &w) in &lex.surnames {
-        let c: Vec<char> = s.chars().collect();
-        match c[..] {
-            [a] => {
-                h.surname.insert(a, w);
-            }
-            [a, b] => {
-                h.double_surname.insert((a, b), w);
-            }
-            _ => {}
-        }
-    }
-    for (s, p) in &lex.place_suffixes {
-        if let [c] = s.chars().collect::<Vec<_>>()[..] {
-            h.place_suffix.insert(c, p.weight);
-        }
-    }
-    for (s, &w) in &lex.army_suffixes {
-        if let [c] = s.chars().collect::<Vec<_>>()[..] {
-            h.army_suffix.insert(c, w);
-        }
-    }
-    // Given-name characters by how common they are in names (of about
-    // 3 000 in dict/given_name_chars.tsv: the top 50, 300, 1 000).
-    for (&c, &n) in &lex.given_name_chars {
-        let bucket = match n {
-            215.. => 3,
-            67.. => 2,
-            15.. => 1,
-            _ => 0,
-        };
-        if bucket > 0 {
-            h.given.insert(c, bucket);
-        }
-    }
-    h
 }
 
 /// A rule verdict as (person score, place score), 0 for a type not chosen.

@@ -14,6 +14,7 @@
 //! Training is deterministic: sentences in book order, a fixed number of
 //! passes, weights averaged over every step.
 
+use crate::entity::lexicon::Lexicon;
 use crate::hash::FxMap;
 use std::fmt::Write as _;
 
@@ -52,6 +53,49 @@ pub struct Hints {
 }
 
 impl Hints {
+    /// The tagger's hints from the lexicon: surname weights (one- and
+    /// two-character surnames), one-character place and army suffix
+    /// weights, and given-name characters in four bands of frequency.
+    pub fn from_lexicon(lex: &Lexicon) -> Hints {
+        let mut h = Hints::default();
+        for (s, &w) in &lex.surnames {
+            let c: Vec<char> = s.chars().collect();
+            match c[..] {
+                [a] => {
+                    h.surname.insert(a, w);
+                }
+                [a, b] => {
+                    h.double_surname.insert((a, b), w);
+                }
+                _ => {}
+            }
+        }
+        for (s, p) in &lex.place_suffixes {
+            if let [c] = s.chars().collect::<Vec<_>>()[..] {
+                h.place_suffix.insert(c, p.weight);
+            }
+        }
+        for (s, &w) in &lex.army_suffixes {
+            if let [c] = s.chars().collect::<Vec<_>>()[..] {
+                h.army_suffix.insert(c, w);
+            }
+        }
+        // Given-name characters by how common they are in names (of about
+        // 3 000 in dict/given_name_chars.tsv: the top 50, 300, 1 000).
+        for (&c, &n) in &lex.given_name_chars {
+            let bucket = match n {
+                215.. => 3,
+                67.. => 2,
+                15.. => 1,
+                _ => 0,
+            };
+            if bucket > 0 {
+                h.given.insert(c, bucket);
+            }
+        }
+        h
+    }
+
     /// One code for a character's hints (a feature value).
     fn code(&self, c: char) -> char {
         let s = self.surname.get(&c).copied().unwrap_or(0).min(3) as u32;

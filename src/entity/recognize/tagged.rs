@@ -1,8 +1,10 @@
-//! Names the learned tagger reads in their sentences: a candidate said only
-//! a few times, left undecided by the rules and the candidate model (its
-//! book-level statistics say little), becomes a person or a place when the
-//! tagger (`entity::tagger`) reads it as a whole name of that type, with
-//! its boundaries, at more than half of its occurrences.
+//! Names the learned tagger reads in their sentences: a candidate said at
+//! most `TAGGED_MAX_COUNT` times, left undecided by the rules and not
+//! refused by the candidate model (its book-level statistics say little),
+//! becomes a person or a place when the tagger (`entity::tagger`) reads it
+//! as a whole name of that type, with its boundaries, at more than half of
+//! its occurrences. A rare place the rules took with a verb glued on is
+//! dropped when the tagger reads another place across it instead (寇瓜州).
 
 use super::{decided, Decided, Measured, Recognizer, Runs};
 use crate::entity::tagger::{SpanKind, Tagger};
@@ -41,7 +43,7 @@ pub(super) fn recut_by(read: [u32; 4]) -> bool {
 
 impl Recognizer {
     /// Adds the undecided rare candidates the tagger reads as names
-    /// (evidence `tag`).
+    /// (evidence `tag`) and drops the rare places it re-cuts.
     pub(super) fn add_tagged(
         &self,
         mut first: Vec<Decided>,
