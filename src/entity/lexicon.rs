@@ -6,7 +6,7 @@
 //! | file                 | format                               | used for                              |
 //! |----------------------|--------------------------------------|---------------------------------------|
 //! | `surnames.txt`       | `surname<TAB>weight` (1–3)           | surname prior of person names         |
-//! | `titles.txt`         | `title<TAB>pre\|post\|both`          | title contexts; titles are not names  |
+//! | `titles.txt`         | `title<TAB>pre\|post\|both[<TAB>family]` | title contexts; titles are not names |
 //! | `generic.txt`        | one word a line                      | words that are never entities         |
 //! | `place_suffixes.txt` | `suffix<TAB>class<TAB>weight`        | place names by suffix (锦州, 燕山)     |
 //! | `army_suffixes.txt`  | `suffix<TAB>weight`                  | army names (契丹兵, 北平军)           |
@@ -193,6 +193,9 @@ pub struct Lexicon {
     /// Surname → weight 1–3 (single and compound).
     pub surnames: HashMap<String, u8>,
     pub titles: HashMap<String, TitlePosition>,
+    /// Titles marked `family`: they name one member of a house (夫人,
+    /// 公子, 小姐), often not the man its chapters name most.
+    pub family_titles: HashSet<String>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
     /// Words after a name that make it stand for a realm (X天下, X营).
@@ -424,11 +427,25 @@ impl Lexicon {
         Ok(())
     }
 
-    /// Adds `title<TAB>pre|post|both` lines.
+    /// Adds `title<TAB>pre|post|both[<TAB>family]` lines.
     pub fn add_titles(&mut self, path: &Path, text: &str) -> Result<()> {
         for (line_no, line) in lines(text) {
             let (word, rest) = split_tab(line);
-            let pos = match rest.trim() {
+            let (position, marks) = split_tab(rest);
+            match marks.trim() {
+                "" => {}
+                "family" => {
+                    self.family_titles.insert(word.to_string());
+                }
+                other => {
+                    return Err(dict_error(
+                        path,
+                        line_no,
+                        &format!("a title's third column must be family or empty, not '{other}'"),
+                    ))
+                }
+            }
+            let pos = match position.trim() {
                 "pre" => TitlePosition::Pre,
                 "post" => TitlePosition::Post,
                 "both" | "" => TitlePosition::Both,
@@ -651,6 +668,22 @@ mod tests {
         assert!(lex.factions.contains("契丹"));
         assert_eq!(lex.cue("道", CueClass::Speech), 3);
         assert!(lex.cue("到", CueClass::Movement) > 0);
+    }
+
+    #[test]
+    fn titles_read_their_position_and_family_mark() {
+        let mut lex = Lexicon::empty();
+        let p = Path::new("t.txt");
+        lex.add_titles(p, "丞相\tboth\n夫人\tpost\tfamily\n")
+            .unwrap();
+        assert_eq!(lex.titles.get("夫人"), Some(&TitlePosition::Post));
+        assert!(lex.family_titles.contains("夫人") && !lex.family_titles.contains("丞相"));
+        let err = lex
+            .add_titles(p, "丞相\tboth\n夫人\tpost\twife\n")
+            .unwrap_err();
+        assert!(matches!(err, Error::Dictionary { line: 2, .. }), "{err}");
+        let builtin = Lexicon::builtin();
+        assert!(builtin.family_titles.contains("公子") && !builtin.family_titles.contains("元帅"));
     }
 
     #[test]

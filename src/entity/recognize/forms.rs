@@ -9,9 +9,13 @@
 //!   bound when one person takes at least `FORM_SHARE` of them and twice as
 //!   many as the next. Otherwise (岳公子 for two sons) it stays apart. A
 //!   form with an official title (岳元帅, 王都尉) also needs the title
-//!   written with the full name somewhere in the book (元帅岳飞). A
-//!   surname our list lacks counts too: the first character of a two- or
-//!   three-character name, when the book also has it with a title.
+//!   written with the full name somewhere in the book (元帅岳飞), or one
+//!   person to take `DOMINANT_SHARE` of its mentions and be named near
+//!   `NEAR_SHARE` of them, unless the title is
+//!   one of a `family` member (岳夫人, 岳公子: the wife and son share the
+//!   chapters of the man). A surname our list lacks counts too: the first
+//!   character of a two- or three-character name, when the book also has
+//!   it with a title.
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{Decided, Recognizer};
@@ -28,6 +32,20 @@ const FORM_SHARE: f64 = 0.5;
 /// with the form's official title (the form's sons and servants share its
 /// chapters: 岳元帅 and 岳云, 倪太守 and 倪忠).
 const HOLDER_SHARE: f64 = 0.2;
+
+/// Share of a form's attributed mentions that binds an official title
+/// nobody is written with to one person.
+const DOMINANT_SHARE: f64 = 0.8;
+
+/// How near (in bytes of Han text, about 200 characters) a form's
+/// mention must be to the person's full name to count as near it.
+const NEAR_BYTES: usize = 600;
+
+/// Share of a form's mentions that must be near the full name for an
+/// official title nobody is written with: a chapter's other 王 who is
+/// never named in full (王都尉 in a chapter about 王进) is said far from
+/// 王进.
+const NEAR_SHARE: f64 = 0.4;
 
 /// Share of a form's mentions that must fall in chapters naming one of the
 /// people it could be, for the shares to tell anything.
@@ -84,12 +102,14 @@ impl Recognizer {
             if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
                 // An official title (not an honorific): remember it, the
                 // person must be seen with it.
-                let title: String = if self.chars.birth_order.contains(&rest[0]) && rest.len() >= 2
-                {
-                    rest[1..].iter().collect()
-                } else {
-                    rest.iter().collect()
-                };
+                // The numeral of 丁二爷 is not part of the title; the 大 of
+                // 大人 is.
+                let title: String =
+                    if self.lex.honorifics.contains(&rest_s) || self.titles.contains_key(&rest_s) {
+                        rest_s.clone()
+                    } else {
+                        rest[1..].iter().collect()
+                    };
                 if !self.lex.honorifics.contains(&title) {
                     official.insert(i, title);
                 }
@@ -116,13 +136,43 @@ impl Recognizer {
         let names: Vec<&str> = ids.iter().map(|&i| decided[i].name.as_str()).collect();
         let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
         let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
+        // Where each is said: (chapter, byte position in the chapter's runs
+        // laid end to end), in text order.
+        let mut said_at: FxMap<usize, Vec<(usize, usize)>> = FxMap::default();
+        let (mut chapter, mut at) = (usize::MAX, 0);
         for run in runs.iter() {
-            for m in ac.find_iter(run.text) {
-                *per_chapter
-                    .entry((ids[m.pattern().as_usize()], run.chapter))
-                    .or_insert(0.0) += 1.0;
+            if run.chapter != chapter {
+                (chapter, at) = (run.chapter, 0);
             }
+            for m in ac.find_iter(run.text) {
+                let id = ids[m.pattern().as_usize()];
+                *per_chapter.entry((id, run.chapter)).or_insert(0.0) += 1.0;
+                said_at
+                    .entry(id)
+                    .or_default()
+                    .push((run.chapter, at + m.start()));
+            }
+            at += run.text.len() + 1;
         }
+        for v in said_at.values_mut() {
+            v.sort_unstable();
+        }
+        // Share of a form's mentions with the person named near them.
+        let near_share = |form: usize, person: usize| {
+            let (Some(forms), Some(theirs)) = (said_at.get(&form), said_at.get(&person)) else {
+                return 0.0;
+            };
+            let near = forms
+                .iter()
+                .filter(|&&(ch, at)| {
+                    let from = theirs.partition_point(|&x| x < (ch, at.saturating_sub(NEAR_BYTES)));
+                    theirs
+                        .get(from)
+                        .is_some_and(|&x| x <= (ch, at + NEAR_BYTES))
+                })
+                .count();
+            near as f64 / forms.len() as f64
+        };
         let mut chapters_of: FxMap<usize, Vec<(usize, f64)>> = FxMap::default();
         for (&(id, ch), &c) in &per_chapter {
             chapters_of.entry(id).or_default().push((ch, c));
@@ -205,6 +255,7 @@ impl Recognizer {
                 .copied()
                 .filter(|&k| holds.contains(&(*form, people[k])))
                 .collect();
+            let family = self.lex.family_titles.contains(&official[form]);
             match holders.as_slice() {
                 [only]
                     if attributed >= MIN_ATTRIBUTED * total
@@ -213,6 +264,16 @@ impl Recognizer {
                     bind.push((*form, people[*only]))
                 }
                 [first, ..] if clear && *first == order[0] => bind.push((*form, people[*first])),
+                // Nobody written with the title: the man whose chapters
+                // the form all but owns (秦丞相), unless the title names
+                // a member of his house (岳夫人, 岳公子).
+                [] if clear
+                    && !family
+                    && best >= DOMINANT_SHARE * attributed
+                    && near_share(*form, people[order[0]]) >= NEAR_SHARE =>
+                {
+                    bind.push((*form, people[order[0]]))
+                }
                 _ => {}
             }
         }
@@ -312,6 +373,17 @@ mod tests {
         &'static [(&'static str, &'static [&'static str])],
     );
 
+    /// 韩都尉 twice, then more than `NEAR_BYTES` later 韩千山.
+    const FAR_FORM: &str = "韩都尉坐下。韩都尉起身。\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        天色渐晚众人各自散去山下小路无人行走只有风声雨声鸟声水声\
+        。韩千山说话。";
+
     /// (rule, chapters, persons, expected (name, aliases) rows).
     const CASES: &[Case] = &[
         (
@@ -348,16 +420,52 @@ mod tests {
             &[("邝千山", &["邝爷"])],
         ),
         (
-            "an official title binds only if the book writes it with the full name",
+            "an official title nobody is written with binds to the man who owns its chapters",
             &["韩千山说话。韩都尉坐下。", "韩都尉起身。韩千山出门。"],
+            &["韩千山", "韩都尉"],
+            &[("韩千山", &["韩都尉"])],
+        ),
+        (
+            "nor when the form is said far from him (another 韩 the chapter never names in full)",
+            &[FAR_FORM, "韩千山出门。"],
             &["韩千山", "韩都尉"],
             &[("韩千山", &[]), ("韩都尉", &[])],
         ),
         (
-            "and then it does",
-            &["都尉韩千山说话。韩都尉坐下。", "韩都尉起身。韩千山出门。"],
-            &["韩千山", "韩都尉"],
-            &[("韩千山", &["韩都尉"])],
+            "but not when he only leads: an official title needs more than an honorific",
+            &[
+                "韩千山说话。韩都尉坐下。",
+                "韩千山出门。韩都尉起身。",
+                "韩青说话。韩都尉走了。",
+            ],
+            &["韩千山", "韩青", "韩都尉"],
+            &[("韩千山", &[]), ("韩青", &[]), ("韩都尉", &[])],
+        ),
+        (
+            "an honorific binds to the leader (大人 is an honorific, not 大 + 人)",
+            &[
+                "韩千山说话。韩大人坐下。",
+                "韩千山出门。韩大人起身。",
+                "韩青说话。韩大人走了。",
+            ],
+            &["韩千山", "韩青", "韩大人"],
+            &[("韩千山", &["韩大人"]), ("韩青", &[])],
+        ),
+        (
+            "then the one written with the title takes it",
+            &[
+                "都尉韩青说话。韩千山说话。韩都尉坐下。",
+                "韩千山出门。韩都尉起身。",
+                "韩青说话。韩都尉走了。",
+            ],
+            &["韩千山", "韩青", "韩都尉"],
+            &[("韩青", &["韩都尉"]), ("韩千山", &[])],
+        ),
+        (
+            "a family title needs its holder written with it, however its chapters fall",
+            &["韩千山说话。韩夫人坐下。", "韩夫人起身。韩千山出门。"],
+            &["韩千山", "韩夫人"],
+            &[("韩千山", &[]), ("韩夫人", &[])],
         ),
         (
             "the only holder of an official title takes it though a son shares its chapters",
