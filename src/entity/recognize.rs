@@ -1605,6 +1605,19 @@ mod tests {
             &["德州", "城池", "池安德州"],
         ),
         (
+            "a family's village is a place though 家庄 is a word",
+            "众好汉连夜赶到韩家庄。次日离了韩家庄，又回韩家庄歇马。",
+            &[(Place, "韩家庄")],
+            &["家庄"],
+        ),
+        (
+            "a surname first, but movement cues three to one: a place",
+            "众人往韩归望去。到了韩归望，天色已晚。次日离了韩归望。\
+             又回到韩归望。三日后再往韩归望。韩归望来了许多人。",
+            &[(Place, "韩归望")],
+            &[],
+        ),
+        (
             "places joined by a conjunction share their type",
             "众人商议，先往沧州，再到润州或者迁州停留。",
             &[(Place, "迁州"), (Place, "润州")],

@@ -4,6 +4,11 @@
 
 use super::*;
 
+/// How many times one kind's cues must outnumber the other's (movement and
+/// location for a place; speech, action, command and title for a person)
+/// to decide between the two.
+const CUE_ODDS: u32 = 3;
+
 impl Recognizer {
     /// Whether a stem (the part of a candidate before its suffix) can start
     /// a name: not a function character (a numeral may start a place:
@@ -111,6 +116,10 @@ impl Recognizer {
         let person = self.person_score(w, &chars, st);
         let place = self.place_score(w, &chars, st, m);
         match (person, place) {
+            // One kind's cues outnumbering the other's three to one decide;
+            // else the better score.
+            (Some(_), Some(l)) if st.place_cues() >= CUE_ODDS * st.person_cues().max(1) => Some(l),
+            (Some(p), Some(_)) if st.person_cues() >= CUE_ODDS * st.place_cues().max(1) => Some(p),
             (Some(p), Some(l)) => Some(if p.score >= l.score { p } else { l }),
             (p, l) => p.or(l),
         }
@@ -543,8 +552,15 @@ impl Recognizer {
             {
                 return None;
             }
-            // X + a word that ends in the suffix character (山地丘陵, 两侧山崖).
-            if stem_chars >= 2 {
+            // X + a word that ends in the suffix character (山地丘陵, 两侧山崖);
+            // not a family's village (卢家庄, though 家庄 is a word).
+            let family_place = stem_chars >= 2
+                && chars[stem_chars - 1] == '家'
+                && self
+                    .lex
+                    .surnames
+                    .contains_key(&stem[..stem.len() - '家'.len_utf8()]);
+            if stem_chars >= 2 && !family_place {
                 let last: String = chars[stem_chars - 1..stem_chars + 1].iter().collect();
                 // (孤山口 is fine: 孤山 is a unit of its own.)
                 let stem_is_word = self.vocab.has_word(&stem) || self.lex.places.contains(&stem);
@@ -674,7 +690,12 @@ impl Recognizer {
             {
                 return None;
             }
-            if self.surname(chars, w).is_some() && st.person_cues() > 0 {
+            // A surname first (陈起望) and person cues: a person, unless
+            // movement cues outnumber them three to one.
+            if self.surname(chars, w).is_some()
+                && st.person_cues() > 0
+                && st.place_cues() < CUE_ODDS * st.person_cues()
+            {
                 return None;
             }
             // Cue-only places need cues on a good share of their mentions.
