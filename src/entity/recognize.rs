@@ -57,6 +57,7 @@
 //! | `alias` | merged with names from an alias list, or 海阳 with 海阳城                 |
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
 //! | `form`  | a surname + title form (蒋爷, 白五弟) bound to the one person the book names by it |
+//! | `epithet` | a title or sobriquet written right before one full name at least three times (北刀韩千山), bound to that person |
 //! | `realm` | a founder's name the book mostly uses for his realm (X天下, X营): a faction |
 //!
 //! # Type decision order
@@ -1221,6 +1222,7 @@ impl Recognizer {
         let all = self.add_stated_names(all, runs);
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
+        let all = self.bind_epithets(all, runs);
         let all = self.realm_names(all, runs);
         let mut all = self.apply_user(all, m);
         phases.mark(t0, "decide: aliases");

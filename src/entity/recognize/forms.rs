@@ -16,6 +16,8 @@
 //!   chapters of the man). A surname our list lacks counts too: the first
 //!   character of a two- or three-character name, when the book also has
 //!   it with a title.
+//! - An epithet written right before one full name (北刀韩千山, 武威王X)
+//!   is that person's (`bind_epithets`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{Decided, Recognizer};
@@ -46,6 +48,9 @@ const NEAR_BYTES: usize = 600;
 /// never named in full (王都尉 in a chapter about 王进) is said far from
 /// 王进.
 const NEAR_SHARE: f64 = 0.4;
+
+/// Times an epithet must stand right before its person's full name.
+const EPITHET_MIN: u32 = 3;
 
 /// Share of a form's mentions that must fall in chapters naming one of the
 /// people it could be, for the shares to tell anything.
@@ -280,6 +285,100 @@ impl Recognizer {
         merge_into(decided, &bind, "form")
     }
 
+    /// Whether a person's name reads as a full name: a surname and one to
+    /// three more characters, or two or three characters whose first its
+    /// own bound forms use as a surname (展昭 with 展爷).
+    fn is_full_name(&self, d: &Decided) -> bool {
+        let chars: Vec<char> = d.name.chars().collect();
+        if chars.len() < 2 {
+            return false;
+        }
+        match self.surname(&chars, &d.name) {
+            Some((sl, _)) if chars.len() > sl && chars.len() <= 4 => true,
+            _ => {
+                (2..=3).contains(&chars.len())
+                    && d.aliases
+                        .iter()
+                        .any(|a| a.starts_with(chars[0]) && !a.starts_with(d.name.as_str()))
+            }
+        }
+    }
+
+    /// Epithets: a title or sobriquet written right before one full name
+    /// (北侠欧阳春, 武成王黄飞虎) names that person. It is bound when it
+    /// stands before that name at least `EPITHET_MIN` times, twice as often
+    /// as before any other full name, never after it; and it is no full
+    /// name itself (龙涛姚猛 is two men), unless it ends like a title
+    /// written before names (武成王: 王 as in 亲王); nor a relative (乳母田氏).
+    pub(super) fn bind_epithets(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let persons: Vec<usize> = (0..decided.len())
+            .filter(|&i| decided[i].kind == EntityType::Person)
+            .collect();
+        if persons.len() < 2 {
+            return decided;
+        }
+        let mut names: Vec<&str> = Vec::new();
+        let mut owner: Vec<usize> = Vec::new();
+        for &i in &persons {
+            let d = &decided[i];
+            for n in std::iter::once(&d.name).chain(&d.aliases) {
+                names.push(n);
+                owner.push(i);
+            }
+        }
+        let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
+        let mut adjacent: FxMap<(usize, usize), u32> = FxMap::default();
+        for run in runs.iter() {
+            let mut last: Option<(usize, usize)> = None;
+            for m in ac.find_iter(run.text) {
+                let who = owner[m.pattern().as_usize()];
+                if let Some((end, before)) = last {
+                    if end == m.start() && before != who {
+                        *adjacent.entry((before, who)).or_insert(0) += 1;
+                    }
+                }
+                last = Some((m.end(), who));
+            }
+        }
+        // Last characters of titles written before a name (王 of 亲王).
+        let title_tails: std::collections::HashSet<char> = self
+            .titles
+            .iter()
+            .filter(|(_, p)| p.before_name())
+            .filter_map(|(t, _)| t.chars().last())
+            .collect();
+        let mut followers: FxMap<usize, Vec<(u32, usize)>> = FxMap::default();
+        for (&(a, b), &n) in &adjacent {
+            if self.is_full_name(&decided[b]) && !adjacent.contains_key(&(b, a)) {
+                followers.entry(a).or_default().push((n, b));
+            }
+        }
+        let mut bind: Vec<(usize, usize)> = Vec::new();
+        for (a, mut next) in followers {
+            let d = &decided[a];
+            let chars: Vec<char> = d.name.chars().collect();
+            let titled = chars.len() >= 3 && title_tails.contains(&chars[chars.len() - 1]);
+            let strong_surname = self.surname(&chars, &d.name).is_some_and(|(_, w)| w >= 2);
+            if RELATIVE_TITLES.iter().any(|t| d.name.ends_with(t))
+                || self.is_user_canonical(&d.name)
+                || (!titled && (strong_surname || self.is_full_name(d)))
+            {
+                continue;
+            }
+            next.sort_unstable_by(|x, y| y.cmp(x));
+            let (n, b) = next[0];
+            let second = next.get(1).map_or(0, |x| x.0);
+            if n >= EPITHET_MIN && n >= 2 * second {
+                bind.push((a, b));
+            }
+        }
+        // An epithet that is itself some other epithet's person stays.
+        let targets: std::collections::HashSet<usize> = bind.iter().map(|x| x.1).collect();
+        bind.retain(|(a, _)| !targets.contains(a));
+        bind.sort_unstable();
+        merge_into(decided, &bind, "epithet")
+    }
+
     /// Merges 大宋, 宋朝, 宋国 into the faction 宋 when 宋 is one.
     pub(super) fn merge_faction_forms(&self, decided: Vec<Decided>) -> Vec<Decided> {
         let faction_at: FxMap<&str, usize> = decided
@@ -507,6 +606,71 @@ mod tests {
                 .map(|n| entity(EntityType::Person, n))
                 .collect();
             let got = merged(&r.bind_title_forms(decided, &runs));
+            let want = super::super::expected_rows(want);
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+
+    /// (rule, chapters, persons, expected (name, aliases) rows) for epithets.
+    const EPITHET_CASES: &[Case] = &[
+        (
+            "a sobriquet written before one full name names him",
+            &[
+                "神刀韩千山来了。神刀说话。",
+                "神刀韩千山坐下。神刀韩千山出门。",
+            ],
+            &["神刀", "韩千山"],
+            &[("韩千山", &["神刀"])],
+        ),
+        (
+            "twice is not enough",
+            &["神刀韩千山来了。神刀说话。神刀韩千山坐下。"],
+            &["神刀", "韩千山"],
+            &[("韩千山", &[]), ("神刀", &[])],
+        ),
+        (
+            "two full names side by side are two people",
+            &["柯北辰韩千山来了。柯北辰韩千山坐下。柯北辰韩千山出门。"],
+            &["柯北辰", "韩千山"],
+            &[("韩千山", &[]), ("柯北辰", &[])],
+        ),
+        (
+            "a title ending like 亲王 binds though it starts with a surname",
+            &["武威王韩千山来了。武威王韩千山坐下。武威王韩千山出门。"],
+            &["武威王", "韩千山"],
+            &[("韩千山", &["武威王"])],
+        ),
+        (
+            "a relative before a name is no epithet",
+            &["乳母苏氏来了。乳母苏氏坐下。乳母苏氏出门。"],
+            &["乳母", "苏氏"],
+            &[("苏氏", &[]), ("乳母", &[])],
+        ),
+        (
+            "written after the name too: no epithet",
+            &["神刀韩千山来了。神刀韩千山坐下。神刀韩千山出门。韩千山神刀二人。"],
+            &["神刀", "韩千山"],
+            &[("韩千山", &[]), ("神刀", &[])],
+        ),
+        (
+            "before two full names alike: no epithet",
+            &["神刀韩千山来了。神刀韩千山坐下。神刀韩千山出门。神刀柯北辰来了。神刀柯北辰走了。"],
+            &["神刀", "韩千山", "柯北辰"],
+            &[("韩千山", &[]), ("柯北辰", &[]), ("神刀", &[])],
+        ),
+    ];
+
+    #[test]
+    fn epithets_by_table() {
+        let r = recognizer();
+        for (rule, chapters, persons, want) in EPITHET_CASES {
+            let store = RunStore::new(chapters);
+            let runs = store.runs();
+            let decided: Vec<Decided> = persons
+                .iter()
+                .map(|n| entity(EntityType::Person, n))
+                .collect();
+            let got = merged(&r.bind_epithets(decided, &runs));
             let want = super::super::expected_rows(want);
             assert_eq!(got, want, "{rule}");
         }
