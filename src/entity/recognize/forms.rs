@@ -595,20 +595,28 @@ mod tests {
         ),
     ];
 
-    #[test]
-    fn title_forms_by_table() {
+    /// Runs one binding pass over each case's persons and checks the rows.
+    fn check_table(
+        cases: &[Case],
+        pass: impl Fn(&Recognizer, Vec<Decided>, &Runs) -> Vec<Decided>,
+    ) {
         let r = recognizer();
-        for (rule, chapters, persons, want) in CASES {
+        for (rule, chapters, persons, want) in cases {
             let store = RunStore::new(chapters);
             let runs = store.runs();
             let decided: Vec<Decided> = persons
                 .iter()
                 .map(|n| entity(EntityType::Person, n))
                 .collect();
-            let got = merged(&r.bind_title_forms(decided, &runs));
+            let got = merged(&pass(r, decided, &runs));
             let want = super::super::expected_rows(want);
             assert_eq!(got, want, "{rule}");
         }
+    }
+
+    #[test]
+    fn title_forms_by_table() {
+        check_table(CASES, |r, d, runs| r.bind_title_forms(d, runs));
     }
 
     /// (rule, chapters, persons, expected (name, aliases) rows) for epithets.
@@ -662,18 +670,7 @@ mod tests {
 
     #[test]
     fn epithets_by_table() {
-        let r = recognizer();
-        for (rule, chapters, persons, want) in EPITHET_CASES {
-            let store = RunStore::new(chapters);
-            let runs = store.runs();
-            let decided: Vec<Decided> = persons
-                .iter()
-                .map(|n| entity(EntityType::Person, n))
-                .collect();
-            let got = merged(&r.bind_epithets(decided, &runs));
-            let want = super::super::expected_rows(want);
-            assert_eq!(got, want, "{rule}");
-        }
+        check_table(EPITHET_CASES, |r, d, runs| r.bind_epithets(d, runs));
     }
 
     #[test]
