@@ -71,7 +71,7 @@ pub fn analyze_book(
         || cut_chapters(chapters, engines.segmenter),
     );
     let (mut tables, relate) = rayon::join(
-        || count_cut_book(chapters, &cuts, &catalog, engines, count, progress),
+        || count_cut_book(chapters, cuts, &catalog, engines, count, progress),
         || {
             let names: Vec<String> = catalog
                 .entities()
@@ -109,11 +109,12 @@ pub fn count_book(
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
     let cuts = cut_chapters(chapters, engines.segmenter);
-    count_cut_book(chapters, &cuts, catalog, engines, count, progress)
+    count_cut_book(chapters, cuts, catalog, engines, count, progress)
 }
 
 /// `count_book` on chapters already cut into words (`cuts[i]` are the words
-/// of `chapters[i]`).
+/// of `chapters[i]`). The cuts are freed once counted, before the tables are
+/// made: a book's cuts take about as much memory as its longest table.
 ///
 /// Each worker folds whole chapters into one running tally (words borrowed
 /// from the chapter texts, entities by id), and the tallies are added up at
@@ -124,7 +125,7 @@ pub fn count_book(
 /// tagged once at the end (`Segmenter::tag_at`).
 pub fn count_cut_book(
     chapters: &[ChapterText],
-    cuts: &[Cuts],
+    cuts: Vec<Cuts>,
     catalog: &Catalog,
     engines: &Engines,
     count: &CountOptions,
@@ -150,7 +151,7 @@ pub fn count_cut_book(
     let per_tally = chapters.len() / (2 * rayon::current_num_threads()).max(1);
     let tally = chapters
         .par_iter()
-        .zip(cuts)
+        .zip(&cuts)
         .enumerate()
         .with_min_len(per_tally.max(1))
         .fold(
@@ -162,6 +163,7 @@ pub fn count_cut_book(
             },
         )
         .reduce(|| Tally::new(catalog.len()), Tally::merge);
+    drop(cuts);
     tally.into_tables(chapters, &ctx)
 }
 
