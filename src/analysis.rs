@@ -70,6 +70,7 @@ pub fn analyze_book(
         || discover_entities(chapters, engines),
         || cut_chapters(chapters, engines.segmenter),
     );
+    return_free_memory();
     let (mut tables, relate) = rayon::join(
         || count_cut_book(chapters, cuts, &catalog, engines, count, progress),
         || {
@@ -164,6 +165,7 @@ pub fn count_cut_book(
         )
         .reduce(|| Tally::new(catalog.len()), Tally::merge);
     drop(cuts);
+    return_free_memory();
     tally.into_tables(chapters, &ctx)
 }
 
@@ -550,6 +552,25 @@ fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> PairRows {
             .then_with(|| ia.cmp(ib))
     });
     rows
+}
+
+/// Hands the allocator's free pages back to the system between stages.
+/// glibc keeps what a stage frees in its per-thread arenas, where the next
+/// stage's large tables (fresh mappings) cannot reuse it: without this the
+/// runs of discovery stay resident while the tables are made, and peak RSS
+/// grows with the book by about 3 MB per MB of text more than the heap does.
+fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: malloc_trim takes no pointer; it only returns free pages
+        // of glibc's allocator (Rust's global allocator here) to the system.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
 }
 
 fn display_name(engines: &Engines, name: &str) -> String {
