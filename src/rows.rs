@@ -161,8 +161,11 @@ pub struct TimelineRow {
 /// cooccurrence-chapters.csv
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ChapterPairRow {
-    pub source: String,
-    pub target: String,
+    /// Shared by the rows of one pair (a pair meets in many chapters).
+    #[serde(serialize_with = "shared_str")]
+    pub source: Arc<str>,
+    #[serde(serialize_with = "shared_str")]
+    pub target: Arc<str>,
     pub chapter: usize,
     pub count: u64,
 }

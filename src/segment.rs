@@ -160,17 +160,16 @@ impl Segmenter {
         self.cuts(text).for_each_word(text, f);
     }
 
-    /// Cuts `text` into words and keeps only where they end (4 bytes a
-    /// word), to be read back later with `Cuts::for_each_word`.
+    /// Cuts `text` into words and keeps only their lengths, to be read
+    /// back later with `Cuts::for_each_word`.
     pub fn cuts(&self, text: &str) -> Cuts {
-        Cuts {
-            ends: self
-                .jieba
-                .cut(text, self.hmm)
-                .into_iter()
-                .map(|t| t.byte_end as u32)
-                .collect(),
+        let mut cuts = Cuts::default();
+        let mut start = 0;
+        for t in self.jieba.cut(text, self.hmm) {
+            cuts.push(t.byte_end - start);
+            start = t.byte_end;
         }
+        cuts
     }
 
     /// The part-of-speech tag `tag` gives the word `text[start..end]`, a
@@ -231,30 +230,58 @@ fn ends_clause(c: char) -> bool {
         | '\u{FF00}'..='\u{FFEF}')
 }
 
-/// The words of one text as jieba cut them, kept compactly: the byte offset
-/// where each word ends (the words tile the text, so each starts where the
-/// previous one ends). Whitespace words are kept here and dropped on reading.
+/// The words of one text as jieba cut them, kept compactly: the length in
+/// bytes of each word (the words tile the text, so each starts where the
+/// previous one ends), one byte for a word shorter than 255 bytes and five
+/// for a longer one (`LONG_WORD` and its length): a book's cuts are kept
+/// from cutting to counting, and four bytes a word would cost more than the
+/// tables. Whitespace words are kept here and dropped on reading.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Cuts {
-    ends: Vec<u32>,
+    lengths: Vec<u8>,
+    words: usize,
 }
 
+/// Marks a word of 255 bytes or more: its length follows in four bytes.
+const LONG_WORD: u8 = 0;
+
 impl Cuts {
+    fn push(&mut self, len: usize) {
+        match u8::try_from(len) {
+            Ok(n) if n != LONG_WORD && n != u8::MAX => self.lengths.push(n),
+            _ => {
+                self.lengths.push(LONG_WORD);
+                self.lengths.extend((len as u32).to_le_bytes());
+            }
+        }
+        self.words += 1;
+    }
+
     /// Number of words, whitespace included.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.words
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.words == 0
     }
 
     /// Calls `f(word, byte_start, byte_end)` for each word of `text` (the
     /// text these cuts were made from) in order, whitespace dropped.
     pub fn for_each_word<'a>(&self, text: &'a str, mut f: impl FnMut(&'a str, usize, usize)) {
         let mut start = 0;
-        for &end in &self.ends {
-            let end = end as usize;
+        let mut lengths = self.lengths.iter();
+        while let Some(&n) = lengths.next() {
+            let len = if n == LONG_WORD {
+                let mut len = [0; 4];
+                for b in &mut len {
+                    *b = *lengths.next().expect("a long word's length");
+                }
+                u32::from_le_bytes(len) as usize
+            } else {
+                n as usize
+            };
+            let end = start + len;
             let word = &text[start..end];
             // A word starting with a multi-byte character is never
             // whitespace but for the rare Unicode spaces (U+3000…).
@@ -346,6 +373,19 @@ mod tests {
             err.to_string(),
             "my.dict:2: frequency 'x1' is not a whole number"
         );
+    }
+
+    #[test]
+    fn cuts_keep_words_of_every_length() {
+        let mut cuts = Cuts::default();
+        let text = format!("{}宋江 {}", "a".repeat(300), "b".repeat(255));
+        for len in [300, 6, 1, 255] {
+            cuts.push(len);
+        }
+        let mut words = Vec::new();
+        cuts.for_each_word(&text, |w, s, e| words.push((w.len(), s, e)));
+        assert_eq!(words, vec![(300, 0, 300), (6, 300, 306), (255, 307, 562)]);
+        assert_eq!(cuts.len(), 4);
     }
 
     #[test]

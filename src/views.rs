@@ -7,6 +7,7 @@ use crate::hash::FxMap;
 use crate::relate::{DialogueRow, RelationRow};
 use crate::rows::{ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, TimelineRow};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One chapter's counts, as the count stage makes them: mentions per entity
 /// and co-occurring windows per pair (low id first), each sorted by id.
@@ -80,12 +81,15 @@ pub fn chapter_pairs(
     counts: &[ChapterCounts],
 ) -> Vec<ChapterPairRow> {
     let per_pair = by_chapter(counts, |c| &c.pairs);
-    let mut rows = Vec::new();
+    let of_pair = |pair| per_pair.get(pair).into_iter().flatten();
+    let mut rows = Vec::with_capacity(pairs.iter().map(|(pair, _)| of_pair(pair).count()).sum());
     for (pair, p) in pairs {
-        for &(chapter, count) in per_pair.get(pair).into_iter().flatten() {
+        let (source, target): (Arc<str>, Arc<str>) =
+            (p.source.as_str().into(), p.target.as_str().into());
+        for &(chapter, count) in of_pair(pair) {
             rows.push(ChapterPairRow {
-                source: p.source.clone(),
-                target: p.target.clone(),
+                source: source.clone(),
+                target: target.clone(),
                 chapter,
                 count,
             });
@@ -264,7 +268,7 @@ pub fn network(
         });
     }
     for c in chapter_pairs {
-        if let Some(&i) = edge_index.get(&(c.source.as_str(), c.target.as_str())) {
+        if let Some(&i) = edge_index.get(&(&*c.source, &*c.target)) {
             edges[i].chapters.push((c.chapter, c.count));
         }
     }

@@ -100,13 +100,15 @@ pub fn extend_key(key: Key, c: char) -> Key {
     (key << 21) | c as Key
 }
 
-/// A run of Han characters: its text, its characters and the byte offset of
-/// each within the run (plus the run's length at the end), so characters
-/// `i..j` are `&text[off[i]..off[j]]`. A view into a `RunStore`.
+/// A run of Han characters: its text and the byte offset of each character
+/// within it (plus the run's length at the end), so characters `i..j` are
+/// `&text[off[i]..off[j]]`. Characters are read from the text when asked:
+/// a book has millions of them, and a `char` each would cost more memory
+/// than the text itself.
+#[derive(Clone, Copy)]
 pub struct Run<'a> {
     pub chapter: usize,
     pub text: &'a str,
-    pub chars: &'a [char],
     pub off: &'a [u32],
     /// The separator just before the run ("" at a chapter start) and just after it.
     pub before: char,
@@ -114,9 +116,23 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
+    const EMPTY: Run<'static> = Run {
+        chapter: 0,
+        text: "",
+        off: &[0],
+        before: '\n',
+        after: '\n',
+    };
+
     /// Number of characters.
+    #[inline]
     pub fn len(&self) -> usize {
-        self.chars.len()
+        self.off.len() - 1
+    }
+
+    /// The characters, decoded.
+    pub fn chars(&self) -> Vec<char> {
+        self.text.chars().collect()
     }
 
     /// Characters `i..j` as a slice of the book.
@@ -128,137 +144,154 @@ impl<'a> Run<'a> {
     /// Character `i`.
     #[inline]
     pub fn ch(&self, i: usize) -> char {
-        self.chars[i]
+        han_at(self.text.as_bytes(), self.off[i] as usize)
     }
 
     /// The key of characters `i..j` (None past `KEY_CHARS`).
     #[inline]
     pub fn key(&self, i: usize, j: usize) -> Option<Key> {
-        key_of_chars(&self.chars[i..j])
+        if i == j || j - i > KEY_CHARS {
+            return None;
+        }
+        Some((i..j).fold(0, |k, c| extend_key(k, self.ch(c))))
     }
 }
 
-/// The runs of a book, their characters and offsets in two flat arrays (a
-/// book has hundreds of thousands of runs: two allocations each would cost
-/// more memory than the characters).
-pub struct RunStore<'a> {
-    chars: Vec<char>,
-    /// Per run, the byte offset of each character in the run and its length.
-    off: Vec<u32>,
-    spans: Vec<Span<'a>>,
+/// The Han character (3 or 4 bytes of UTF-8: none is shorter) that starts
+/// at byte `at` of `bytes`.
+#[inline]
+fn han_at(bytes: &[u8], at: usize) -> char {
+    let b = &bytes[at..];
+    let code = if b[0] < 0xF0 {
+        (u32::from(b[0] & 0x0F) << 12) | (u32::from(b[1] & 0x3F) << 6) | u32::from(b[2] & 0x3F)
+    } else {
+        (u32::from(b[0] & 0x07) << 18)
+            | (u32::from(b[1] & 0x3F) << 12)
+            | (u32::from(b[2] & 0x3F) << 6)
+            | u32::from(b[3] & 0x3F)
+    };
+    char::from_u32(code).expect("a run holds whole characters")
 }
 
-struct Span<'a> {
-    chapter: u32,
-    /// Where the run's characters start in `chars` (its offsets start at
-    /// `first + index of the run` in `off`).
-    first: u32,
+/// What the runs of a book need beside the book's text: their character
+/// offsets. Nearly every Han character takes 3 bytes, so a run of those
+/// shares its offsets (0, 3, 6, …) with every other such run; only a run
+/// holding a 4-byte character (CJK extension B and later) has its own.
+pub struct RunStore<'a> {
+    chapters: Vec<ChapterRuns<'a>>,
+    /// 0, 3, 6, … up to the longest run of 3-byte characters.
+    steps: Vec<u32>,
+    /// The offsets of the other runs, one after another in book order.
+    wide: Vec<u32>,
+}
+
+struct ChapterRuns<'a> {
     text: &'a str,
-    before: char,
-    after: char,
+    runs: usize,
+    /// Where the chapter's runs with 4-byte characters start in `wide`.
+    wide_start: usize,
 }
 
 impl<'a> RunStore<'a> {
-    /// The runs of every chapter, in order (chapters scanned in parallel).
+    /// Finds the runs of every chapter (chapters scanned in parallel).
     pub fn new(chapters: &[&'a str]) -> RunStore<'a> {
         use rayon::prelude::*;
-        let per_chapter: Vec<RunStore<'a>> = chapters
+        let scans: Vec<(usize, usize, Vec<u32>)> = chapters
             .par_iter()
-            .enumerate()
-            .map(|(chapter, text)| chapter_runs(chapter, text))
+            .map(|text| {
+                let (mut runs, mut longest, mut wide) = (0, 0, Vec::new());
+                for_each_run(text, |start, end, chars, _, _| {
+                    runs += 1;
+                    if end - start == 3 * chars {
+                        longest = longest.max(chars);
+                    } else {
+                        wide.extend(text[start..end].char_indices().map(|(i, _)| i as u32));
+                        wide.push((end - start) as u32);
+                    }
+                });
+                (runs, longest, wide)
+            })
             .collect();
-        let chars = per_chapter.iter().map(|s| s.chars.len()).sum();
-        let off = per_chapter.iter().map(|s| s.off.len()).sum();
-        let spans = per_chapter.iter().map(|s| s.spans.len()).sum();
+        let longest = scans.iter().map(|s| s.1).max().unwrap_or(0);
         let mut store = RunStore {
-            chars: Vec::with_capacity(chars),
-            off: Vec::with_capacity(off),
-            spans: Vec::with_capacity(spans),
+            chapters: Vec::with_capacity(chapters.len()),
+            steps: (0..=longest as u32).map(|i| 3 * i).collect(),
+            wide: Vec::new(),
         };
-        for part in per_chapter {
-            let base = store.chars.len() as u32;
-            store.chars.extend(part.chars);
-            store.off.extend(part.off);
-            store.spans.extend(part.spans.into_iter().map(|s| Span {
-                first: s.first + base,
-                ..s
-            }));
+        for (text, (runs, _, wide)) in chapters.iter().zip(scans) {
+            store.chapters.push(ChapterRuns {
+                text,
+                runs,
+                wide_start: store.wide.len(),
+            });
+            store.wide.extend(wide);
         }
         store
     }
 
     /// The runs, in order, with their slices for the parallel scans.
     pub fn runs(&self) -> Runs<'_> {
-        let runs = self.run_views();
+        use rayon::prelude::*;
+        let total = self.chapters.iter().map(|c| c.runs).sum();
+        let mut runs = vec![Run::EMPTY; total];
+        // Each chapter fills its own part of the one list (no list per
+        // chapter to copy from: the views are most of the store's memory).
+        let mut parts = Vec::with_capacity(self.chapters.len());
+        let mut rest = runs.as_mut_slice();
+        for c in &self.chapters {
+            let (part, tail) = rest.split_at_mut(c.runs);
+            parts.push(part);
+            rest = tail;
+        }
+        parts
+            .into_par_iter()
+            .zip(self.chapters.par_iter().enumerate())
+            .for_each(|(part, (chapter, c))| {
+                let mut views = part.iter_mut();
+                let mut wide = &self.wide[c.wide_start..];
+                for_each_run(c.text, |start, end, chars, before, after| {
+                    let off = if end - start == 3 * chars {
+                        &self.steps[..=chars]
+                    } else {
+                        let (off, tail) = wide.split_at(chars + 1);
+                        wide = tail;
+                        off
+                    };
+                    *views.next().expect("counted") = Run {
+                        chapter,
+                        text: &c.text[start..end],
+                        off,
+                        before,
+                        after,
+                    };
+                });
+            });
         let slices = chunk_ranges(&runs, 2 * rayon::current_num_threads());
         Runs { runs, slices }
     }
-
-    fn run_views(&self) -> Vec<Run<'_>> {
-        let mut out = Vec::with_capacity(self.spans.len());
-        for (k, (span, next)) in self
-            .spans
-            .iter()
-            .zip(
-                self.spans
-                    .iter()
-                    .skip(1)
-                    .map(|s| s.first as usize)
-                    .chain([self.chars.len()]),
-            )
-            .enumerate()
-        {
-            let first = span.first as usize;
-            out.push(Run {
-                chapter: span.chapter as usize,
-                text: span.text,
-                chars: &self.chars[first..next],
-                off: &self.off[first + k..next + k + 1],
-                before: span.before,
-                after: span.after,
-            });
-        }
-        out
-    }
 }
 
-fn chapter_runs(chapter: usize, text: &str) -> RunStore<'_> {
-    let mut store = RunStore {
-        chars: Vec::with_capacity(text.len() / 3),
-        off: Vec::with_capacity(text.len() / 3),
-        spans: Vec::new(),
-    };
-    let mut start: Option<usize> = None;
+/// Calls `f(start, end, characters, before, after)` for each run of Han
+/// characters in `text`, in order: its byte range, its length in
+/// characters, and the characters around it ('\n' at either end of the
+/// text).
+fn for_each_run(text: &str, mut f: impl FnMut(usize, usize, usize, char, char)) {
+    let mut open: Option<(usize, usize, char)> = None;
     let mut prev = '\n';
     for (i, c) in text.char_indices() {
         if is_han(c) {
-            if start.is_none() {
-                start = Some(i);
-                store.spans.push(Span {
-                    chapter: chapter as u32,
-                    first: store.chars.len() as u32,
-                    text: "",
-                    before: prev,
-                    after: '\n',
-                });
+            match &mut open {
+                Some((_, chars, _)) => *chars += 1,
+                None => open = Some((i, 1, prev)),
             }
-            let s = start.expect("in a run");
-            store.chars.push(c);
-            store.off.push((i - s) as u32);
-        } else if let Some(s) = start.take() {
-            let span = store.spans.last_mut().expect("the open run");
-            span.text = &text[s..i];
-            span.after = c;
-            store.off.push((i - s) as u32);
+        } else if let Some((start, chars, before)) = open.take() {
+            f(start, i, chars, before, c);
         }
         prev = c;
     }
-    if let Some(s) = start {
-        let span = store.spans.last_mut().expect("the open run");
-        span.text = &text[s..];
-        store.off.push((text.len() - s) as u32);
+    if let Some((start, chars, before)) = open {
+        f(start, text.len(), chars, before, '\n');
     }
-    store
 }
 
 /// A book's runs, and their split into consecutive slices of similar length

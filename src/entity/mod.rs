@@ -26,7 +26,7 @@ pub fn han_runs(chapters: &[&str]) -> Vec<(Vec<char>, char, char)> {
     let store = corpus::RunStore::new(chapters);
     let runs = store.runs();
     runs.iter()
-        .map(|r| (r.chars.to_vec(), r.before, r.after))
+        .map(|r| (r.chars(), r.before, r.after))
         .collect()
 }
 

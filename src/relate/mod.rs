@@ -244,7 +244,9 @@ pub fn relate_book(chapters: &[ChapterText], catalog: &Catalog, names: &[String]
             (rows, evidence)
         })
         .collect();
-    let mut quotes = Vec::new();
+    // One allocation of the right size: growing by doubling would hold up to
+    // twice the rows, and this is one of the largest tables.
+    let mut quotes = Vec::with_capacity(per_chapter.iter().map(|(q, _)| q.len()).sum());
     let mut evidence = Vec::with_capacity(per_chapter.len());
     for (q, e) in per_chapter {
         quotes.extend(q);

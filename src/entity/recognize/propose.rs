@@ -123,7 +123,7 @@ impl Recognizer {
     /// per position, when some candidate first needs them.
     pub(super) fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
         let mut counts = Counts::new(index.aux.len());
-        let (mut left, mut right) = (Vec::new(), Vec::new());
+        let (mut left, mut right) = (PairTally::default(), PairTally::default());
         let mut crossing = Bigrams {
             at: Vec::new(),
             local: vec![0; 1 << LOCAL_BIGRAM_BITS],
@@ -182,8 +182,8 @@ impl Recognizer {
                 }
             }
         }
-        counts.left = tally(left);
-        counts.right = tally(right);
+        counts.left = left.finish();
+        counts.right = right.finish();
         counts
     }
 
@@ -463,5 +463,38 @@ impl Recognizer {
         } else {
             0.0
         }
+    }
+}
+
+/// Pairs listed before they are counted (2 MB a list).
+const PAIR_BATCH: usize = 1 << 18;
+
+/// The (candidate, neighbouring character) pairs of a slice as its scan
+/// meets them, counted a batch at a time: a list of every occurrence would
+/// grow with the book.
+#[derive(Default)]
+struct PairTally {
+    batch: Vec<u64>,
+    counted: Vec<(u64, u32)>,
+}
+
+impl PairTally {
+    #[inline]
+    fn push(&mut self, pair: u64) {
+        if self.batch.len() == PAIR_BATCH {
+            self.fold();
+        }
+        self.batch.push(pair);
+    }
+
+    fn fold(&mut self) {
+        let batch = tally(std::mem::take(&mut self.batch));
+        self.counted = merge_tallies(std::mem::take(&mut self.counted), batch);
+    }
+
+    /// Each pair with its count, sorted.
+    fn finish(mut self) -> Vec<(u64, u32)> {
+        self.fold();
+        self.counted
     }
 }

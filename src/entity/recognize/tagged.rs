@@ -152,7 +152,7 @@ impl Recognizer {
                     let mut spans = None;
                     for mt in ac.find_overlapping_iter(run.text) {
                         let spans = spans.get_or_insert_with(|| {
-                            tagger.spans(run.chars, run.before, run.after, &self.hints)
+                            tagger.spans(&run.chars(), run.before, run.after, &self.hints)
                         });
                         let i = run.off.partition_point(|&o| (o as usize) < mt.start());
                         let j = run.off.partition_point(|&o| (o as usize) < mt.end());
