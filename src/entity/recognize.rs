@@ -1223,6 +1223,8 @@ impl Recognizer {
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
         let all = self.bind_epithets(all, runs);
+        // Again, now that epithets say their person's chapters too.
+        let all = self.bind_title_forms(all, runs);
         let all = self.realm_names(all, runs);
         let mut all = self.apply_user(all, m);
         phases.mark(t0, "decide: aliases");

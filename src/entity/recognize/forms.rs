@@ -5,7 +5,8 @@
 //!   `post`/`both` title of `dict/titles.txt`) is bound to the one full name
 //!   with that surname it refers to. Which one is learned from the book:
 //!   each chapter lends the form's mentions to the full names with that
-//!   surname in proportion to how often that chapter names them; the form is
+//!   surname in proportion to how often that chapter names them (by name
+//!   or by an alias: an epithet says its person's chapters); the form is
 //!   bound when one person takes at least `FORM_SHARE` of them and twice as
 //!   many as the next. Otherwise (岳公子 for two sons) it stays apart. A
 //!   form with an official title (岳元帅, 王都尉) also needs the title
@@ -138,7 +139,18 @@ impl Recognizer {
         }
         ids.sort_unstable();
         ids.dedup();
-        let names: Vec<&str> = ids.iter().map(|&i| decided[i].name.as_str()).collect();
+        // A full name is also said by its aliases (北刀 for 韩千山).
+        let full_ids: std::collections::HashSet<usize> = full.values().flatten().copied().collect();
+        let mut names: Vec<&str> = Vec::new();
+        let mut named: Vec<usize> = Vec::new();
+        for &i in &ids {
+            let d = &decided[i];
+            let aliases = d.aliases.iter().filter(|_| full_ids.contains(&i));
+            for n in std::iter::once(&d.name).chain(aliases) {
+                names.push(n);
+                named.push(i);
+            }
+        }
         let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
         let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
         // Where each is said: (chapter, byte position in the chapter's runs
@@ -150,7 +162,7 @@ impl Recognizer {
                 (chapter, at) = (run.chapter, 0);
             }
             for m in ac.find_iter(run.text) {
-                let id = ids[m.pattern().as_usize()];
+                let id = named[m.pattern().as_usize()];
                 *per_chapter.entry((id, run.chapter)).or_insert(0.0) += 1.0;
                 said_at
                     .entry(id)
@@ -671,6 +683,33 @@ mod tests {
     #[test]
     fn epithets_by_table() {
         check_table(EPITHET_CASES, |r, d, runs| r.bind_epithets(d, runs));
+    }
+
+    #[test]
+    fn a_persons_aliases_say_his_chapters() {
+        let store = RunStore::new(&[
+            "北刀说话。韩爷坐下。",
+            "北刀出门。韩爷起身。",
+            "韩千山来了。",
+        ]);
+        let runs = store.runs();
+        let mut person = entity(EntityType::Person, "韩千山");
+        let form = entity(EntityType::Person, "韩爷");
+        let unaliased =
+            merged(&recognizer().bind_title_forms(vec![person.clone(), form.clone()], &runs));
+        assert!(
+            unaliased.contains(&("韩爷".to_string(), vec![])),
+            "{unaliased:?}"
+        );
+        person.aliases.insert("北刀".to_string());
+        let got = merged(&recognizer().bind_title_forms(vec![person, form], &runs));
+        assert!(
+            got.contains(&(
+                "韩千山".to_string(),
+                vec!["北刀".to_string(), "韩爷".to_string()]
+            )),
+            "{got:?}"
+        );
     }
 
     #[test]
