@@ -1609,6 +1609,19 @@ mod tests {
             &["德州", "城池", "池安德州"],
         ),
         (
+            "a listed faction cut from a title is none (大元|帅)",
+            "大元帅升帐。大元帅传令，大元帅点兵出城。",
+            &[],
+            &["大元"],
+        ),
+        (
+            "nor one always before the same character: a piece of a longer word",
+            "黄巾力士上前。黄巾力士拿住。黄巾力士退下。黄巾力士去了。黄巾力士来了。\
+             黄巾力士站定。黄巾力士回报。黄巾力士听令。黄巾力士散去。黄巾力士又到。",
+            &[],
+            &["黄巾"],
+        ),
+        (
             "a family's village is a place though 家庄 is a word",
             "众好汉连夜赶到韩家庄。次日离了韩家庄，又回韩家庄歇马。",
             &[(Place, "韩家庄")],

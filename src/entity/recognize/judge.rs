@@ -9,6 +9,10 @@ use super::*;
 /// to decide between the two.
 const CUE_ODDS: u32 = 3;
 
+/// A listed faction said this often, always before the same character, is
+/// a piece of a longer word.
+const PIECE_MIN_COUNT: u32 = 10;
+
 impl Recognizer {
     /// Whether a stem (the part of a candidate before its suffix) can start
     /// a name: not a function character (a numeral may start a place:
@@ -78,7 +82,16 @@ impl Recognizer {
         }
         if self.lex.factions.contains(w) {
             // Multi-character factions; single-character ones come in add_factions.
-            if w.ends_with('人') || st.left_bad + st.right_bad >= st.count {
+            // Not when every mention cuts a word, or most cut a title
+            // (大元|帅), nor when a frequent one is always followed by the
+            // same character: a piece of a longer word (黄巾|力士).
+            let piece =
+                st.count >= PIECE_MIN_COUNT && st.right_distinct == 1 && st.right_punct == 0;
+            if w.ends_with('人')
+                || st.left_bad + st.right_bad >= st.count
+                || 2 * st.right_title_cut > st.count
+                || piece
+            {
                 return None;
             }
             return Some(decided(w, EntityType::Faction, 0.9, &["lex"], st));
