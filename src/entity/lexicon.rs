@@ -131,6 +131,7 @@ pub struct CharClasses {
     pub polity_before: CharSet,
     pub polity_before_weak: CharSet,
     pub pronoun: CharSet,
+    pub group: CharSet,
     pub side_slang: CharSet,
 }
 
@@ -176,6 +177,7 @@ impl CharClasses {
             polity_before: take("polity_before")?,
             polity_before_weak: take("polity_before_weak")?,
             pronoun: take("pronoun")?,
+            group: take("group")?,
             side_slang: take("side_slang")?,
         })
     }

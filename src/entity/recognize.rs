@@ -995,13 +995,13 @@ impl Recognizer {
     }
 
     /// A listed generic word or title, or a phrase that starts with a
-    /// personal pronoun (他二人, 我军).
+    /// personal pronoun (他二人, 我军) or a group word (众弟兄).
     fn is_generic(&self, w: &str) -> bool {
         self.lex.generic.contains(w)
             || self.lex.titles.contains_key(w)
             || w.chars()
                 .next()
-                .is_some_and(|c| self.chars.pronoun.contains(&c))
+                .is_some_and(|c| self.chars.pronoun.contains(&c) || self.chars.group.contains(&c))
     }
 
     /// jieba's dictionary entry for a word (frequency, tag). A look-up
@@ -1546,9 +1546,9 @@ mod tests {
     }
 
     #[test]
-    fn phrases_that_start_with_a_personal_pronoun_are_generic() {
+    fn phrases_that_start_with_a_pronoun_or_group_word_are_generic() {
         let r = recognizer();
-        for w in ["他二人", "我军", "她们几个"] {
+        for w in ["他二人", "我军", "她们几个", "众弟兄", "众好汉"] {
             assert!(r.is_generic(w), "{w}");
         }
         for w in ["韩铁衣", "尔朱荣", "吾丘寿"] {
