@@ -100,13 +100,15 @@ pub fn analyze_book_into(
     streams: Streams,
 ) -> BookTables {
     let Streams { mentions, quotes } = streams;
+    // What reading and decoding freed goes back before discovery's peak.
+    return_free_memory();
     let (catalog, cuts) = rayon::join(
         || discover_entities(chapters, engines),
         || cut_chapters(chapters, engines.segmenter),
     );
     return_free_memory();
     let (mut tables, relate) = rayon::join(
-        || count_cut_book_into(chapters, cuts, &catalog, engines, count, progress, mentions),
+        || count_cut_book(chapters, cuts, &catalog, engines, count, progress, mentions),
         || relate_book(chapters, &catalog, engines, quotes),
     );
     tables.relate = relate;
@@ -160,21 +162,8 @@ pub fn count_book(
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
     let cuts = cut_chapters(chapters, engines.segmenter);
-    count_cut_book(chapters, cuts, catalog, engines, count, progress)
-}
-
-/// `count_book` on chapters already cut into words (`cuts[i]` are the words
-/// of `chapters[i]`).
-pub fn count_cut_book(
-    chapters: &[ChapterText],
-    cuts: Vec<Cuts>,
-    catalog: &Catalog,
-    engines: &Engines,
-    count: &CountOptions,
-    progress: &(dyn Fn() + Sync),
-) -> BookTables {
     let mut mentions = Vec::new();
-    let mut tables = count_cut_book_into(
+    let mut tables = count_cut_book(
         chapters,
         cuts,
         catalog,
@@ -187,7 +176,8 @@ pub fn count_cut_book(
     tables
 }
 
-/// `count_cut_book` with the mention rows handed to `mentions` in chapter
+/// `count_book` on chapters already cut into words (`cuts[i]` are the words
+/// of `chapters[i]`), with the mention rows handed to `mentions` in chapter
 /// order (the returned tables have none). The cuts are freed once counted,
 /// before the tables are made: a book's cuts take about as much memory as
 /// its longest table.
@@ -199,7 +189,7 @@ pub fn count_cut_book(
 /// counted which chapter, hence not on the thread count. Words are counted
 /// untagged; each distinct word is tagged once at the end
 /// (`Segmenter::tag_at`).
-pub fn count_cut_book_into(
+pub fn count_cut_book(
     chapters: &[ChapterText],
     cuts: Vec<Cuts>,
     catalog: &Catalog,
