@@ -175,14 +175,17 @@ fn stages(c: &mut Criterion) {
     // aggregate: mentions, word and co-occurrence counts, merge, sorted rows
     // (the words already cut).
     let cuts = cut_chapters(&chapters, seg);
-    let tables = count_cut_book(
+    let mut mention_rows = Vec::new();
+    let mut tables = count_cut_book(
         &chapters,
         cuts.clone(),
         &catalog,
         &engines,
         &built.count,
         &|| {},
+        &mut mention_rows,
     );
+    tables.mentions = mention_rows;
     let counted: usize = tables.chapters.iter().map(|c| c.words).sum();
     assert!(counted > 0 && counted <= words, "{counted} words counted");
     assert!(
@@ -198,9 +201,17 @@ fn stages(c: &mut Criterion) {
         b.iter_batched(
             || cuts.clone(),
             |cuts| {
-                count_cut_book(&chapters, cuts, &catalog, &engines, &built.count, &|| {})
-                    .mentions
-                    .len()
+                let mut rows = Vec::new();
+                count_cut_book(
+                    &chapters,
+                    cuts,
+                    &catalog,
+                    &engines,
+                    &built.count,
+                    &|| {},
+                    &mut rows,
+                );
+                rows.len()
             },
             BatchSize::LargeInput,
         )

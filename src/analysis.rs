@@ -8,17 +8,19 @@
 use crate::book::ChapterText;
 use crate::chapter::{context_around, paragraphs, sentences, MAX_CONTEXT_CHARS};
 use crate::entity::{Catalog, EntityId, Mention, Recognizer};
-use crate::relate::{relate_book, RelateTables};
+use crate::relate::{QuoteRow, RelateTables, RelateTally, Relater};
 use crate::rows::{
-    ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow, TimelineRow,
+    ChapterPairRow, ChapterRow, CooccurrenceRow, EntityRow, FrequencyRow, MentionRow, RowSink,
+    TimelineRow,
 };
 use crate::script::Converter;
 use crate::segment::{Cuts, Segmenter};
 use crate::stats::{Cooccurrence, Site, TagSource, Window, WordTable};
 use crate::views::ChapterCounts;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// How to count.
 #[derive(Debug, Clone)]
@@ -43,6 +45,7 @@ pub struct Engines<'a> {
 pub struct BookTables {
     pub chapters: Vec<ChapterRow>,
     pub entities: Vec<EntityRow>,
+    /// Empty when the mentions went to a `Streams` sink instead.
     pub mentions: Vec<MentionRow>,
     pub cooccurrence: Vec<CooccurrenceRow>,
     pub frequency: Vec<FrequencyRow>,
@@ -56,34 +59,83 @@ pub struct BookTables {
 
 /// Discovers the book's entities and counts every chapter. `progress` is
 /// called once per chapter done (from any thread).
-///
-/// Discovery (itself parallel over slices of the book) and cutting the
-/// chapters into words, which needs no catalog, share the thread pool; the
-/// mentions and counts follow once the catalog is there.
 pub fn analyze_book(
     chapters: &[ChapterText],
     engines: &Engines,
     count: &CountOptions,
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
+    let (mut mentions, mut quotes) = (Vec::new(), Vec::new());
+    let streams = Streams {
+        mentions: &mut mentions,
+        quotes: &mut quotes,
+    };
+    let mut tables = analyze_book_into(chapters, engines, count, progress, streams);
+    tables.mentions = mentions;
+    tables.relate.quotes = quotes;
+    tables
+}
+
+/// Where the two longest tables (mentions.csv, quotes.csv: about 1.5 and 1
+/// bytes per byte of text) go as they are made, chapter by chapter in
+/// chapter order, so that a writer can take them without the book's rows
+/// ever being held whole.
+pub struct Streams<'s> {
+    pub mentions: &'s mut dyn RowSink<MentionRow>,
+    pub quotes: &'s mut dyn RowSink<QuoteRow>,
+}
+
+/// `analyze_book`, with the mention and quote rows handed to `streams`
+/// (the returned tables have none).
+///
+/// Discovery (itself parallel over slices of the book) and cutting the
+/// chapters into words, which needs no catalog, share the thread pool; the
+/// mentions and counts follow once the catalog is there, beside quotations
+/// and relations.
+pub fn analyze_book_into(
+    chapters: &[ChapterText],
+    engines: &Engines,
+    count: &CountOptions,
+    progress: &(dyn Fn() + Sync),
+    streams: Streams,
+) -> BookTables {
+    let Streams { mentions, quotes } = streams;
+    // What reading and decoding freed goes back before discovery's peak.
+    return_free_memory();
     let (catalog, cuts) = rayon::join(
         || discover_entities(chapters, engines),
         || cut_chapters(chapters, engines.segmenter),
     );
     return_free_memory();
     let (mut tables, relate) = rayon::join(
-        || count_cut_book(chapters, cuts, &catalog, engines, count, progress),
-        || {
-            let names: Vec<String> = catalog
-                .entities()
-                .iter()
-                .map(|e| display_name(engines, &e.name))
-                .collect();
-            relate_book(chapters, &catalog, &names)
-        },
+        || count_cut_book(chapters, cuts, &catalog, engines, count, progress, mentions),
+        || relate_book(chapters, &catalog, engines, quotes),
     );
     tables.relate = relate;
     tables
+}
+
+/// Quotations (to `quotes`, in chapter order), dialogue and relations.
+fn relate_book(
+    chapters: &[ChapterText],
+    catalog: &Catalog,
+    engines: &Engines,
+    quotes: &mut dyn RowSink<QuoteRow>,
+) -> RelateTables {
+    let names: Vec<String> = catalog
+        .entities()
+        .iter()
+        .map(|e| display_name(engines, &e.name))
+        .collect();
+    let relater = Relater::new(catalog, &names);
+    let mut tally = RelateTally::default();
+    map_in_order(
+        chapters.len(),
+        || (),
+        |(), i| relater.chapter(i, &chapters[i]),
+        |_, chapter| quotes.put(tally.add(chapter)),
+    );
+    tally.finish(catalog, &names)
 }
 
 /// The book's entity catalog (the recognizer reads every chapter once).
@@ -110,20 +162,33 @@ pub fn count_book(
     progress: &(dyn Fn() + Sync),
 ) -> BookTables {
     let cuts = cut_chapters(chapters, engines.segmenter);
-    count_cut_book(chapters, cuts, catalog, engines, count, progress)
+    let mut mentions = Vec::new();
+    let mut tables = count_cut_book(
+        chapters,
+        cuts,
+        catalog,
+        engines,
+        count,
+        progress,
+        &mut mentions,
+    );
+    tables.mentions = mentions;
+    tables
 }
 
 /// `count_book` on chapters already cut into words (`cuts[i]` are the words
-/// of `chapters[i]`). The cuts are freed once counted, before the tables are
-/// made: a book's cuts take about as much memory as its longest table.
+/// of `chapters[i]`), with the mention rows handed to `mentions` in chapter
+/// order (the returned tables have none). The cuts are freed once counted,
+/// before the tables are made: a book's cuts take about as much memory as
+/// its longest table.
 ///
-/// Each worker folds whole chapters into one running tally (words borrowed
-/// from the chapter texts, entities by id), and the tallies are added up at
-/// the end: every count is a sum, and every table is sorted by a total order
-/// afterwards, so the tables do not depend on how rayon split the chapters,
-/// hence not on the thread count. Mention rows are kept per chapter and put
-/// in chapter order. Words are counted untagged; each distinct word is
-/// tagged once at the end (`Segmenter::tag_at`).
+/// Each worker folds whole chapters into its own running tally (words
+/// borrowed from the chapter texts, entities by id), and the tallies are
+/// added up at the end: every count is a sum, and every table is sorted by
+/// a total order afterwards, so the tables do not depend on which worker
+/// counted which chapter, hence not on the thread count. Words are counted
+/// untagged; each distinct word is tagged once at the end
+/// (`Segmenter::tag_at`).
 pub fn count_cut_book(
     chapters: &[ChapterText],
     cuts: Vec<Cuts>,
@@ -131,6 +196,7 @@ pub fn count_cut_book(
     engines: &Engines,
     count: &CountOptions,
     progress: &(dyn Fn() + Sync),
+    mentions: &mut dyn RowSink<MentionRow>,
 ) -> BookTables {
     assert_eq!(chapters.len(), cuts.len(), "one Cuts per chapter");
     let nested = catalog.nested_factions();
@@ -146,24 +212,22 @@ pub fn count_cut_book(
         engines,
         count,
     };
-    // Two tallies per thread: enough for an idle thread to take work from a
-    // busy one, few enough that merging them costs little (a tally per
-    // chapter would make the merge cost as much as the counting).
-    let per_tally = chapters.len() / (2 * rayon::current_num_threads()).max(1);
-    let tally = chapters
-        .par_iter()
-        .zip(&cuts)
-        .enumerate()
-        .with_min_len(per_tally.max(1))
-        .fold(
-            || Tally::new(catalog.len()),
-            |mut tally, (i, (chapter, cuts))| {
-                tally.add_chapter(i, chapter, cuts, &ctx);
-                progress();
-                tally
-            },
-        )
-        .reduce(|| Tally::new(catalog.len()), Tally::merge);
+    // One tally per worker (a tally per chapter would make the merge cost
+    // as much as the counting).
+    let tallies = map_in_order(
+        chapters.len(),
+        || Tally::new(catalog.len()),
+        |tally, i| {
+            let rows = tally.add_chapter(i, &chapters[i], &cuts[i], &ctx);
+            progress();
+            rows
+        },
+        |_, rows| mentions.put(rows),
+    );
+    let tally = tallies
+        .into_iter()
+        .reduce(Tally::merge)
+        .unwrap_or_else(|| Tally::new(catalog.len()));
     drop(cuts);
     return_free_memory();
     tally.into_tables(chapters, &ctx)
@@ -181,8 +245,8 @@ struct Context<'c> {
 
 /// The running counts of some chapters.
 struct Tally<'a> {
-    /// Per chapter (in any order): its row and its mention rows.
-    chapters: Vec<(ChapterRow, Vec<MentionRow>)>,
+    /// Per chapter (in any order): its row.
+    chapters: Vec<ChapterRow>,
     words: WordTable<'a>,
     /// By entity id.
     entities: Vec<EntityTally>,
@@ -226,8 +290,14 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Counts chapter `i` (0-based) of the book.
-    fn add_chapter(&mut self, i: usize, chapter: &'a ChapterText, cuts: &Cuts, ctx: &Context) {
+    /// Counts chapter `i` (0-based) of the book; returns its mention rows.
+    fn add_chapter(
+        &mut self,
+        i: usize,
+        chapter: &'a ChapterText,
+        cuts: &Cuts,
+        ctx: &Context,
+    ) -> Vec<MentionRow> {
         let index = i + 1;
         let text = chapter.text.text.as_str();
         let catalog = ctx.catalog;
@@ -352,7 +422,8 @@ impl<'a> Tally<'a> {
             mentions: mention_rows.len(),
             junk_removed: chapter.junk_removed,
         };
-        self.chapters.push((row, mention_rows));
+        self.chapters.push(row);
+        mention_rows
     }
 
     /// Adds the counts of other chapters.
@@ -396,7 +467,11 @@ impl<'a> Tally<'a> {
             || frequency_table(words, chapters, ctx),
             || {
                 rayon::join(
-                    || chapter_tables(per_chapter),
+                    || {
+                        let mut rows = per_chapter;
+                        rows.sort_unstable_by_key(|row| row.index);
+                        rows
+                    },
                     || {
                         (
                             entity_table(entities, ctx),
@@ -406,13 +481,13 @@ impl<'a> Tally<'a> {
                 )
             },
         );
-        let (chapters, mentions) = chapter_rows;
+        let chapters = chapter_rows;
         let timeline = crate::views::timeline(&entities, &chapters, &counts);
         let chapter_pairs = crate::views::chapter_pairs(&cooccurrence, &counts);
         BookTables {
             chapters,
             entities: entities.into_iter().map(|(_, row)| row).collect(),
-            mentions,
+            mentions: Vec::new(),
             cooccurrence: cooccurrence.into_iter().map(|(_, row)| row).collect(),
             frequency,
             relate: RelateTables::default(),
@@ -452,20 +527,6 @@ fn frequency_table<'a>(
             chapters,
         })
         .collect()
-}
-
-/// The chapter rows and the mention rows, in chapter order.
-fn chapter_tables(
-    mut per_chapter: Vec<(ChapterRow, Vec<MentionRow>)>,
-) -> (Vec<ChapterRow>, Vec<MentionRow>) {
-    per_chapter.sort_unstable_by_key(|(row, _)| row.index);
-    let mut chapters = Vec::with_capacity(per_chapter.len());
-    let mut mentions = Vec::with_capacity(per_chapter.iter().map(|c| c.1.len()).sum());
-    for (row, m) in per_chapter {
-        chapters.push(row);
-        mentions.extend(m);
-    }
-    (chapters, mentions)
 }
 
 /// The entity rows in table order, each with its id.
@@ -552,6 +613,54 @@ fn cooccurrence_table(cooc: &Cooccurrence, ctx: &Context) -> PairRows {
             .then_with(|| ia.cmp(ib))
     });
     rows
+}
+
+/// Runs `work(state, i)` for every `i` in `0..n` on the threads of the
+/// rayon pool and hands each result to `take(i, result)` in increasing `i`,
+/// as soon as the results before it are taken. The workers take indices in
+/// increasing order, one at a time, so the results waiting for an earlier
+/// one are those finished while it ran (a few chapters', where splitting
+/// the range among the threads would hold half the book's). Each worker
+/// keeps a `state` made by `init`; the states are returned in no order.
+fn map_in_order<S: Send, T: Send>(
+    n: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> T + Sync,
+    take: impl FnMut(usize, T) + Send,
+) -> Vec<S> {
+    struct InOrder<T, F> {
+        next: usize,
+        waiting: BTreeMap<usize, T>,
+        take: F,
+    }
+    let handed_out = AtomicUsize::new(0);
+    let in_order = Mutex::new(InOrder {
+        next: 0,
+        waiting: BTreeMap::new(),
+        take,
+    });
+    let workers = rayon::current_num_threads().min(n);
+    (0..workers)
+        .into_par_iter()
+        .map(|_| {
+            let mut state = init();
+            loop {
+                let i = handed_out.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let result = work(&mut state, i);
+                let mut guard = in_order.lock().expect("a worker panicked");
+                let q = &mut *guard;
+                q.waiting.insert(i, result);
+                while let Some(result) = q.waiting.remove(&q.next) {
+                    (q.take)(q.next, result);
+                    q.next += 1;
+                }
+            }
+            state
+        })
+        .collect()
 }
 
 /// Hands the allocator's free pages back to the system between stages.

@@ -16,7 +16,7 @@ mod report;
 mod sqlite;
 mod views;
 use crate::rows::Columns;
-pub use book::{write_book, write_book_sqlite};
+pub use book::{write_book, write_book_sqlite, BookStreams};
 pub use graph::{type_colour, write_gexf, write_graphml};
 use outdir::MANIFEST;
 pub use report::{write_report, ReportInfo};
@@ -67,38 +67,63 @@ impl TableFormat {
 
 /// Writes rows to any writer in the given format (used for stdout too).
 pub fn write_rows<W: Write, R: Columns>(
-    mut out: W,
+    out: W,
     format: TableFormat,
     rows: &[R],
 ) -> std::io::Result<()> {
-    let delimiter = match format {
-        TableFormat::Csv { bom } => {
-            if bom {
-                out.write_all("\u{FEFF}".as_bytes())?;
-            }
-            b','
-        }
-        TableFormat::Tsv => b'\t',
-        TableFormat::Jsonl => {
-            let mut w = BufWriter::new(out);
-            for row in rows {
-                write_typed_json(&mut w, row)?;
-                w.write_all(b"\n")?;
-            }
-            return w.flush();
-        }
-    };
-    // CRLF and a BOM: what Excel, LibreOffice and WPS open without an import dialog.
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(delimiter)
-        .terminator(csv::Terminator::CRLF)
-        .has_headers(false)
-        .from_writer(out);
-    w.write_record(R::COLUMNS)?;
+    let mut w = RowWriter::new::<R>(BufWriter::new(out), format)?;
     for row in rows {
-        w.serialize(row).map_err(csv_to_io)?;
+        w.row(row)?;
     }
-    w.flush()
+    w.finish()?.flush()
+}
+
+/// Rows written one by one in a table format: the BOM and header first,
+/// then each row as it comes.
+enum RowWriter<W: Write> {
+    Delimited(Box<csv::Writer<W>>),
+    Jsonl(W),
+}
+
+impl<W: Write> RowWriter<W> {
+    fn new<R: Columns>(mut out: W, format: TableFormat) -> std::io::Result<RowWriter<W>> {
+        let delimiter = match format {
+            TableFormat::Csv { bom } => {
+                if bom {
+                    out.write_all("\u{FEFF}".as_bytes())?;
+                }
+                b','
+            }
+            TableFormat::Tsv => b'\t',
+            TableFormat::Jsonl => return Ok(RowWriter::Jsonl(out)),
+        };
+        // CRLF and a BOM: what Excel, LibreOffice and WPS open without an import dialog.
+        let mut w = csv::WriterBuilder::new()
+            .delimiter(delimiter)
+            .terminator(csv::Terminator::CRLF)
+            .has_headers(false)
+            .from_writer(out);
+        w.write_record(R::COLUMNS)?;
+        Ok(RowWriter::Delimited(Box::new(w)))
+    }
+
+    fn row<R: Columns>(&mut self, row: &R) -> std::io::Result<()> {
+        match self {
+            RowWriter::Delimited(w) => w.serialize(row).map_err(csv_to_io),
+            RowWriter::Jsonl(w) => {
+                write_typed_json(w, row)?;
+                w.write_all(b"\n")
+            }
+        }
+    }
+
+    /// Flushes what is buffered and gives the writer back.
+    fn finish(self) -> std::io::Result<W> {
+        match self {
+            RowWriter::Delimited(w) => (*w).into_inner().map_err(|e| e.into_error()),
+            RowWriter::Jsonl(mut w) => w.flush().map(|()| w),
+        }
+    }
 }
 
 fn csv_to_io(e: csv::Error) -> std::io::Error {
@@ -122,33 +147,131 @@ pub fn write_table<R: Columns>(
     Ok(path)
 }
 
+/// A table written while its rows are made, a batch at a time (the longest
+/// tables, chapter by chapter, so that they are never held whole). Like
+/// `write_table` it goes through a temp file, renamed into place by
+/// `finish`; dropped unfinished (the run failed), the temp file is removed.
+pub struct TableWriter<R: Columns> {
+    name: String,
+    rows: Option<RowWriter<BufWriter<File>>>,
+    file: TempFile,
+    /// The first write error; later rows are dropped, `finish` reports it.
+    error: Option<std::io::Error>,
+    _rows: std::marker::PhantomData<fn(&R)>,
+}
+
+impl<R: Columns> TableWriter<R> {
+    /// Starts `dir/name.ext`: its temp file, with the header written.
+    pub fn create(dir: &Path, name: &str, format: TableFormat) -> Result<TableWriter<R>> {
+        let path = dir.join(format!("{name}.{}", format.extension()));
+        test_pause("before");
+        let (file, w) = TempFile::create(&path)?;
+        let w = BufWriter::with_capacity(1 << 16, w);
+        let rows = RowWriter::new::<R>(w, format).map_err(|e| file.error(e))?;
+        Ok(TableWriter {
+            name: name.to_string(),
+            rows: Some(rows),
+            file,
+            error: None,
+            _rows: std::marker::PhantomData,
+        })
+    }
+
+    /// Writes `rows` after those written before.
+    pub fn write(&mut self, rows: &[R]) {
+        if self.error.is_some() {
+            return;
+        }
+        let w = self.rows.as_mut().expect("unfinished");
+        if let Err(e) = rows.iter().try_for_each(|r| w.row(r)) {
+            self.error = Some(e);
+        }
+    }
+
+    /// Flushes the table and renames it into place; or reports the first
+    /// write error (and removes the temp file).
+    pub fn finish(mut self) -> Result<PathBuf> {
+        let rows = self.rows.take().expect("unfinished");
+        if let Some(e) = self.error.take() {
+            return Err(self.file.error(e));
+        }
+        let written = rows
+            .finish()
+            .and_then(|w| w.into_inner().map_err(|e| e.into_error()));
+        let file = written.map_err(|e| self.file.error(e))?;
+        let path = self.file.commit(file)?;
+        test_pause(&self.name);
+        Ok(path)
+    }
+}
+
+impl<R: Columns + Send> crate::rows::RowSink<R> for TableWriter<R> {
+    fn put(&mut self, rows: Vec<R>) {
+        self.write(&rows);
+    }
+}
+
 /// Writes `path` through a temp file in the same folder, renamed into place.
 pub fn atomic_write(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let err = |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        let mut w = BufWriter::with_capacity(1 << 16, file);
-        write(&mut w)?;
-        let file = w.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let (tmp, file) = TempFile::create(path)?;
+    let mut w = BufWriter::with_capacity(1 << 16, file);
+    let written = write(&mut w).and_then(|()| w.into_inner().map_err(|e| e.into_error()));
+    let file = written.map_err(|e| tmp.error(e))?;
+    tmp.commit(file).map(drop)
+}
+
+/// The temp file a file is written to before it is renamed into place
+/// (`.name.PID.tmp` in the same folder). Removed if dropped uncommitted.
+struct TempFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    committed: bool,
+}
+
+impl TempFile {
+    /// The temp file of `path`, created, and its open file to write into.
+    fn create(path: &Path) -> Result<(TempFile, File)> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+        let temp = TempFile {
+            path: path.to_path_buf(),
+            tmp,
+            committed: false,
+        };
+        let file = File::create(&temp.tmp).map_err(|e| temp.error(e))?;
+        Ok((temp, file))
     }
-    result.map_err(err)
+
+    /// The error of writing the target file.
+    fn error(&self, source: std::io::Error) -> Error {
+        Error::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Syncs what was written and renames it into place.
+    fn commit(mut self, file: File) -> Result<PathBuf> {
+        file.sync_all().map_err(|e| self.error(e))?;
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| self.error(e))?;
+        self.committed = true;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Prepares the output folder: creates it, or checks that it is empty or one

@@ -95,6 +95,23 @@ pub trait Columns: Serialize {
     const COLUMNS: &'static [&'static str];
 }
 
+/// Where a table's rows go as they are made, a batch at a time in table
+/// order: kept in a `Vec`, or written to the table's file at once
+/// (`output::TableWriter`, which keeps a write error for its `finish`).
+pub trait RowSink<R>: Send {
+    fn put(&mut self, rows: Vec<R>);
+}
+
+impl<R: Send> RowSink<R> for Vec<R> {
+    fn put(&mut self, rows: Vec<R>) {
+        if self.is_empty() {
+            *self = rows;
+        } else {
+            self.extend(rows);
+        }
+    }
+}
+
 macro_rules! columns {
     ($t:ty, [$($c:literal),*]) => {
         impl Columns for $t {

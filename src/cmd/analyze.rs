@@ -5,11 +5,11 @@ use crate::cmd::views::{summary, write_views};
 use anyhow::Result;
 use std::path::Path;
 use std::process::ExitCode;
-use zhnovel::analysis::analyze_book;
+use zhnovel::analysis::{analyze_book, analyze_book_into};
 use zhnovel::book::{normalize_book, read_book};
 use zhnovel::input::{collect_sources, collect_sources_keep_going};
 use zhnovel::output::outdir::{Manifest, OutputDir};
-use zhnovel::output::{write_book, write_book_sqlite, write_table};
+use zhnovel::output::{write_book, write_book_sqlite, write_table, BookStreams};
 use zhnovel::segment::warm_up_tagger;
 use zhnovel::shelf::{shelf_books, BookSummary, ShelfBook, ShelfTables};
 
@@ -84,13 +84,22 @@ pub fn run(plan: &Plan, args: &AnalyzeArgs) -> Result<ExitCode> {
             &book.name
         };
         let bar = plan.progress(chapters.len(), label);
-        let tables = analyze_book(&chapters, &engines, &plan.count, &|| bar.inc(1));
-        bar.finish_and_clear();
-        if args.table.form.format == FormatArg::Sqlite {
+        let progress = || bar.inc(1);
+        // The longest tables are written as they are made, except into
+        // SQLite (one file, written at the end).
+        let tables = if args.table.form.format == FormatArg::Sqlite {
+            let tables = analyze_book(&chapters, &engines, &plan.count, &progress);
+            bar.finish_and_clear();
             write_book_sqlite(&dir, &tables)?;
+            tables
         } else {
-            write_book(&dir, plan.format, &tables)?;
-        }
+            let mut streamed = BookStreams::create(&dir, plan.format)?;
+            let streams = streamed.streams();
+            let tables = analyze_book_into(&chapters, &engines, &plan.count, &progress, streams);
+            bar.finish_and_clear();
+            write_book(&dir, plan.format, &tables, streamed)?;
+            tables
+        };
         write_views(&dir, args, &book.name, &tables)?;
         summaries.push((book.name.clone(), summary(&tables)));
         shelf.add(BookSummary::of_tables(&book.name, &tables));

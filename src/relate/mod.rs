@@ -16,7 +16,6 @@ pub mod sides;
 
 use crate::book::ChapterText;
 use crate::entity::{Catalog, EntityId, EntityType, Mention};
-use rayon::prelude::*;
 use std::collections::HashMap;
 
 pub use rows::{DialogueRow, QuoteRow, RelationRow};
@@ -227,37 +226,81 @@ pub struct RelateTables {
     pub relations: Vec<RelationRow>,
 }
 
-/// Quotations and relations of a book. `names[id]` is the name an entity has
-/// in the tables.
-pub fn relate_book(chapters: &[ChapterText], catalog: &Catalog, names: &[String]) -> RelateTables {
-    let cues = Cues::builtin();
-    let nested = catalog.nested_factions();
-    let per_chapter: Vec<(Vec<QuoteRow>, relations::Evidence)> = chapters
-        .par_iter()
-        .enumerate()
-        .map(|(i, chapter)| {
-            let text = chapter.text.text.as_str();
-            let spans = spans(text, catalog, &nested, &cues);
-            let quotes = quotes::attribute(text, &spans, catalog, &cues);
-            let rows = rows::quote_rows(i + 1, &chapter.text, &quotes, names);
-            let evidence = relations::evidence(i + 1, chapter, &spans, &quotes, &cues);
-            (rows, evidence)
-        })
-        .collect();
-    // One allocation of the right size: growing by doubling would hold up to
-    // twice the rows, and this is one of the largest tables.
-    let mut quotes = Vec::with_capacity(per_chapter.iter().map(|(q, _)| q.len()).sum());
-    let mut evidence = Vec::with_capacity(per_chapter.len());
-    for (q, e) in per_chapter {
-        quotes.extend(q);
-        evidence.push(e);
+/// Quotations and relations of a book, chapter by chapter: `chapter` reads
+/// one chapter (on any thread), `RelateTally::add` takes the chapters in
+/// chapter order, and `RelateTally::finish` makes dialogue and relations.
+/// `names[id]` is the name an entity has in the tables.
+pub struct Relater<'c> {
+    catalog: &'c Catalog,
+    names: &'c [String],
+    cues: Cues,
+    nested: HashMap<EntityId, EntityId>,
+}
+
+/// What one chapter adds: its quotes.csv rows, the (speaker, addressee)
+/// ids of its quotations, and its relation evidence.
+pub struct ChapterRelate {
+    pub quotes: Vec<QuoteRow>,
+    dialogue: Vec<(EntityId, EntityId)>,
+    evidence: relations::Evidence,
+}
+
+impl<'c> Relater<'c> {
+    pub fn new(catalog: &'c Catalog, names: &'c [String]) -> Relater<'c> {
+        Relater {
+            catalog,
+            names,
+            cues: Cues::builtin(),
+            nested: catalog.nested_factions(),
+        }
     }
-    let dialogue = rows::dialogue_rows(&quotes);
-    let relations = sides::relation_rows(&evidence, catalog, names);
-    RelateTables {
-        quotes,
-        dialogue,
-        relations,
+
+    /// Chapter `i` (0-based) of the book.
+    pub fn chapter(&self, i: usize, chapter: &ChapterText) -> ChapterRelate {
+        let text = chapter.text.text.as_str();
+        let spans = spans(text, self.catalog, &self.nested, &self.cues);
+        let quotes = quotes::attribute(text, &spans, self.catalog, &self.cues);
+        let rows = rows::quote_rows(i + 1, &chapter.text, &quotes, self.names);
+        let evidence = relations::evidence(i + 1, chapter, &spans, &quotes, &self.cues);
+        let dialogue = quotes
+            .iter()
+            .filter_map(|q| Some((q.speaker?, q.addressee?)))
+            .collect();
+        ChapterRelate {
+            quotes: rows,
+            dialogue,
+            evidence,
+        }
+    }
+}
+
+/// The book's relate results so far, without the quotes (which go to their
+/// table chapter by chapter): speaker → addressee counts and the evidence.
+#[derive(Default)]
+pub struct RelateTally {
+    dialogue: HashMap<(EntityId, EntityId), u64>,
+    evidence: Vec<relations::Evidence>,
+}
+
+impl RelateTally {
+    /// Adds the next chapter (in chapter order); returns its quote rows.
+    pub fn add(&mut self, chapter: ChapterRelate) -> Vec<QuoteRow> {
+        for pair in chapter.dialogue {
+            *self.dialogue.entry(pair).or_default() += 1;
+        }
+        self.evidence.push(chapter.evidence);
+        chapter.quotes
+    }
+
+    /// dialogue.csv and relations.csv (`quotes` left empty).
+    pub fn finish(self, catalog: &Catalog, names: &[String]) -> RelateTables {
+        let dialogue = rows::dialogue_rows(&self.dialogue, names);
+        let relations = sides::relation_rows(&self.evidence, catalog, names);
+        RelateTables {
+            quotes: Vec::new(),
+            dialogue,
+            relations,
+        }
     }
 }
 

@@ -118,14 +118,17 @@ pub fn quote_rows(
         .collect()
 }
 
-/// Speaker → addressee counts, count descending, then names.
-pub fn dialogue_rows(quotes: &[QuoteRow]) -> Vec<DialogueRow> {
+/// Speaker → addressee counts, count descending, then names, from the
+/// counts by ids (ids written alike are one row, as their quotes read).
+pub fn dialogue_rows(
+    by_id: &HashMap<(EntityId, EntityId), u64>,
+    names: &[String],
+) -> Vec<DialogueRow> {
     let mut counts: HashMap<(&str, &str), u64> = HashMap::new();
-    for q in quotes {
-        if !q.speaker.is_empty() && !q.addressee.is_empty() {
-            *counts
-                .entry((q.speaker.as_str(), q.addressee.as_str()))
-                .or_default() += 1;
+    for (&(s, a), &n) in by_id {
+        let (s, a) = (names[s as usize].as_str(), names[a as usize].as_str());
+        if !s.is_empty() && !a.is_empty() {
+            *counts.entry((s, a)).or_default() += n;
         }
     }
     let mut rows: Vec<DialogueRow> = counts
