@@ -354,6 +354,34 @@ mod tests {
     }
 
     #[test]
+    fn a_streamed_table_is_whole_when_finished_and_absent_when_dropped() {
+        let row = |word: &str, count| FrequencyRow {
+            word: word.into(),
+            pos: "n".into(),
+            count,
+            chapters: 1,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let csv = TableFormat::Csv { bom: false };
+        let mut table = TableWriter::create(dir.path(), "frequency", csv).unwrap();
+        table.write(&[row("将军", 3)]);
+        table.write(&[row("城池", 2), row("兵马", 1)]);
+        let path = table.finish().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "word,pos,count,chapters\r\n将军,n,3,1\r\n城池,n,2,1\r\n兵马,n,1,1\r\n"
+        );
+        let unfinished: TableWriter<FrequencyRow> =
+            TableWriter::create(dir.path(), "mentions", csv).unwrap();
+        drop(unfinished);
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(left, vec!["frequency.csv".to_string()]);
+    }
+
+    #[test]
     fn foreign_folder_is_refused_and_untouched() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
