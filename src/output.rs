@@ -140,11 +140,9 @@ pub fn write_table<R: Columns>(
     format: TableFormat,
     rows: &[R],
 ) -> Result<PathBuf> {
-    let path = dir.join(format!("{name}.{}", format.extension()));
-    test_pause("before");
-    atomic_write(&path, |w| write_rows(w, format, rows))?;
-    test_pause(name);
-    Ok(path)
+    let mut table = TableWriter::create(dir, name, format)?;
+    table.write(rows);
+    table.finish()
 }
 
 /// A table written while its rows are made, a batch at a time (the longest

@@ -297,6 +297,17 @@ impl Stat {
     fn place_cues(&self) -> u32 {
         self.mov + self.loc
     }
+
+    /// Always the same character after it, never punctuation: a piece of
+    /// a longer word (黄巾|力士), if said often enough to tell.
+    fn same_right(&self) -> bool {
+        self.right_distinct == 1 && self.right_punct == 0
+    }
+
+    /// Always the same character before it, never punctuation.
+    fn same_left(&self) -> bool {
+        self.left_distinct == 1 && self.left_punct == 0
+    }
 }
 
 /// The measured book: candidate statistics and neighbour distributions.

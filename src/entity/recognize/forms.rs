@@ -141,17 +141,7 @@ impl Recognizer {
         ids.dedup();
         // A full name is also said by its aliases (北刀 for 韩千山).
         let full_ids: std::collections::HashSet<usize> = full.values().flatten().copied().collect();
-        let mut names: Vec<&str> = Vec::new();
-        let mut named: Vec<usize> = Vec::new();
-        for &i in &ids {
-            let d = &decided[i];
-            let aliases = d.aliases.iter().filter(|_| full_ids.contains(&i));
-            for n in std::iter::once(&d.name).chain(aliases) {
-                names.push(n);
-                named.push(i);
-            }
-        }
-        let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
+        let (ac, named) = said_by(&decided, &ids, |i| full_ids.contains(&i));
         let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
         // Where each is said: (chapter, byte position in the chapter's runs
         // laid end to end), in text order.
@@ -329,16 +319,7 @@ impl Recognizer {
         if persons.len() < 2 {
             return decided;
         }
-        let mut names: Vec<&str> = Vec::new();
-        let mut owner: Vec<usize> = Vec::new();
-        for &i in &persons {
-            let d = &decided[i];
-            for n in std::iter::once(&d.name).chain(&d.aliases) {
-                names.push(n);
-                owner.push(i);
-            }
-        }
-        let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
+        let (ac, owner) = said_by(&decided, &persons, |_| true);
         let mut adjacent: FxMap<(usize, usize), u32> = FxMap::default();
         for run in runs.iter() {
             let mut last: Option<(usize, usize)> = None;
@@ -423,6 +404,27 @@ impl Recognizer {
 
 /// Moves each `(from, into)` entity into the other as an alias (with its
 /// aliases and count), with an evidence code.
+/// A matcher of the names of `ids` (and of their aliases, for those
+/// `with_aliases` picks), longest first, and the id each pattern names.
+fn said_by(
+    decided: &[Decided],
+    ids: &[usize],
+    with_aliases: impl Fn(usize) -> bool,
+) -> (aho_corasick::AhoCorasick, Vec<usize>) {
+    let mut names: Vec<&str> = Vec::new();
+    let mut owner: Vec<usize> = Vec::new();
+    for &i in ids {
+        let d = &decided[i];
+        let aliases = d.aliases.iter().filter(|_| with_aliases(i));
+        for n in std::iter::once(&d.name).chain(aliases) {
+            names.push(n);
+            owner.push(i);
+        }
+    }
+    let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
+    (ac, owner)
+}
+
 fn merge_into(
     mut decided: Vec<Decided>,
     bind: &[(usize, usize)],

@@ -85,8 +85,7 @@ impl Recognizer {
             // Not when every mention cuts a word, or most cut a title
             // (大元|帅), nor when a frequent one is always followed by the
             // same character: a piece of a longer word (黄巾|力士).
-            let piece =
-                st.count >= PIECE_MIN_COUNT && st.right_distinct == 1 && st.right_punct == 0;
+            let piece = st.count >= PIECE_MIN_COUNT && st.same_right();
             if w.ends_with('人')
                 || st.left_bad + st.right_bad >= st.count
                 || 2 * st.right_title_cut > st.count
@@ -112,10 +111,7 @@ impl Recognizer {
             return None;
         }
         // Always the same neighbour on one side: a piece of a longer word (山间通|道).
-        if st.count >= 3
-            && ((st.right_distinct == 1 && st.right_punct == 0)
-                || (st.left_distinct == 1 && st.left_punct == 0))
-        {
+        if st.count >= 3 && (st.same_right() || st.same_left()) {
             return None;
         }
         // Two ordinary words side by side (山谷入口, 两侧山崖), or one and a
@@ -236,10 +232,7 @@ impl Recognizer {
             return None;
         }
         // 远恶军|州: always the same neighbour, a piece of a longer word.
-        if st.count >= 3
-            && ((st.right_distinct == 1 && st.right_punct == 0)
-                || (st.left_distinct == 1 && st.left_punct == 0))
-        {
+        if st.count >= 3 && (st.same_right() || st.same_left()) {
             return None;
         }
         let mut evidence = vec!["army"];
