@@ -133,6 +133,8 @@ pub struct CharClasses {
     pub pronoun: CharSet,
     pub group: CharSet,
     pub side_slang: CharSet,
+    pub name_word: CharSet,
+    pub clan: CharSet,
 }
 
 impl CharClasses {
@@ -179,6 +181,8 @@ impl CharClasses {
             pronoun: take("pronoun")?,
             group: take("group")?,
             side_slang: take("side_slang")?,
+            name_word: take("name_word")?,
+            clan: take("clan")?,
         })
     }
 }

@@ -728,8 +728,8 @@ impl Recognizer {
         }
         // 秦军掩, 武军舍: an army word is never inside a given name here.
         not_given.extend(['军', '兵']);
-        // 高姓|大名: words about names are not in them.
-        not_given.extend(['姓', '氏']);
+        // 高姓|大名: words about names are not in them (but see `clan`).
+        not_given.extend(CharClasses::builtin().name_word.iter());
         // Verbs and function characters, before names are let in again: the
         // edges of a name without a surname (来寻, 看罢).
         let mut name_end_bad = CharSet::new();
@@ -1744,6 +1744,20 @@ mod tests {
             "而关内，乙室拔业兵马、刘延庆兵马、郭药师兵马早已在此准备。",
             &[(Person, "刘延庆"), (Person, "郭药师"), (Person, "乙室拔业")],
             &["兵马"],
+        ),
+        (
+            "a woman named by her family (surname + 氏) is a person; 氏 inside a name is not",
+            "韩氏道：“相公回来了。”韩氏笑道：“快坐。”韩氏又问道：“可曾吃饭？”\
+             柯氏兄弟道：“走。”柯氏兄弟笑道：“好。”",
+            &[(Person, "韩氏")],
+            &["韩氏兄", "柯氏兄"],
+        ),
+        (
+            "a sobriquet + a title written after names is a person; a demonstrative + title is not",
+            "青霞真人道：“来了。”只见青霞真人笑道：“好。”却说青霞真人大怒，又见青霞真人拍案而起。\
+             老先生道：“坐。”老先生笑道：“请。”那和尚道：“阿弥陀佛。”那和尚笑道：“罢了。”",
+            &[(Person, "青霞真人")],
+            &["老先生", "那和尚", "真人"],
         ),
         (
             "a reign name + 帝 said twice is a person",

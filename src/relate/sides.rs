@@ -10,9 +10,10 @@
 //! or army of one side, or a faction, is on the side that faction is at war
 //! with (the faction it fights most; or, for the two sides with the most
 //! evidence, each other). A member_of (army_of) row's count is its
-//! evidence: sentences that state it, plus for each link to someone of
-//! that side the link's sentences (at most `LINK_CAP`); the leading row is
-//! the side.
+//! evidence: sentences that state it, each counted `STATED_WEIGHT` times
+//! (a sentence that says it is worth more than one that links), plus for
+//! each link to someone of that side the link's sentences (at most
+//! `LINK_CAP`); the leading row is the side.
 
 use super::relations::{Evidence, Rel};
 use super::rows::RelationRow;
@@ -23,6 +24,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 const LINK_CAP: u64 = 5;
 /// A side named fewer times than this is no side's enemy.
 const MIN_ENEMY_MENTIONS: u64 = 10;
+/// A sentence that states a side counts this many times a link's sentence.
+const STATED_WEIGHT: u64 = 2;
 /// Rounds of propagation at most.
 const ROUNDS: usize = 12;
 
@@ -112,7 +115,7 @@ pub fn relation_rows(
                     let d = direct
                         .entry(a)
                         .or_insert_with(|| vec![Agg::default(); n_sides]);
-                    d[c].absorb(agg, agg.count);
+                    d[c].absorb(agg, STATED_WEIGHT * agg.count);
                 }
             }
             Rel::Fights => match (node(a), node(b)) {
@@ -538,5 +541,38 @@ mod tests {
         assert!(rows
             .iter()
             .any(|r| r.relation == "fights" && r.source == "石敢当" && r.target == "苏青禾"));
+    }
+
+    #[test]
+    fn a_stated_side_outweighs_as_many_sentences_of_links() {
+        use EntityType::*;
+        let rows = rows_of(
+            &[
+                ("北燕", Faction),
+                ("南梁", Faction),
+                ("韩铁衣", Person),
+                ("苏青禾", Person),
+                ("柯北辰", Person),
+            ],
+            &[
+                (Rel::MemberOf, "韩铁衣", "北燕", 3),
+                (Rel::MemberOf, "苏青禾", "南梁", 3),
+                // 柯北辰 is said once to be of 南梁 (乃南梁之臣) and is named
+                // side by side with 韩铁衣 (北燕) in one sentence
+                (Rel::MemberOf, "柯北辰", "南梁", 1),
+                (Rel::Ally, "柯北辰", "韩铁衣", 1),
+            ],
+            &[("北燕", 5), ("南梁", 5)],
+        );
+        assert_eq!(
+            leading(&rows, "柯北辰", "member_of").as_deref(),
+            Some("南梁")
+        );
+        let count = |target: &str| {
+            rows.iter()
+                .find(|r| r.source == "柯北辰" && r.relation == "member_of" && r.target == target)
+                .map(|r| r.count)
+        };
+        assert_eq!((count("南梁"), count("北燕")), (Some(2), Some(1)));
     }
 }

@@ -13,6 +13,9 @@ const CUE_ODDS: u32 = 3;
 /// a piece of a longer word.
 const PIECE_MIN_COUNT: u32 = 10;
 
+/// How often a sobriquet + title (太乙真人) must be said to be a name.
+const TITLED_MIN_COUNT: u32 = 3;
+
 impl Recognizer {
     /// Whether a stem (the part of a candidate before its suffix) can start
     /// a name: not a function character (a numeral may start a place:
@@ -305,15 +308,55 @@ impl Recognizer {
             })
     }
 
+    /// Whether the candidate is a two- or three-character sobriquet
+    /// and a title written only after names (太乙|真人, 金灵|圣母), said at
+    /// least `TITLED_MIN_COUNT` times with cues at a tenth of them and
+    /// varied neighbours; the stem is no ordinary word, function character,
+    /// generic word or title (老|先生, 那|和尚, 大|法师).
+    pub(super) fn titled_stem(&self, chars: &[char], st: &Stat) -> bool {
+        let len = chars.len();
+        let (ld, rd) = self.diversity(st);
+        if st.count < TITLED_MIN_COUNT
+            || (st.person_cues() as f64) < 0.1 * st.count as f64
+            || ld < 2
+            || rd < 2
+        {
+            return false;
+        }
+        (2..=3).filter(|&k| k + 2 <= len).any(|k| {
+            let title: String = chars[k..].iter().collect();
+            let stem: String = chars[..k].iter().collect();
+            self.titles.get(&title) == Some(&TitlePosition::Post)
+                && !self.titles.contains_key(&stem)
+                && !self.is_generic(&stem)
+                && !self.is_plain_word(&stem)
+                && self.stem_ok(&stem, false)
+                && !chars[..k].iter().any(|c| {
+                    self.is_function_char(*c)
+                        || self.numerals.contains(c)
+                        || self.chars.pronoun.contains(c)
+                })
+        })
+    }
+
     pub(super) fn person_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
         let len = chars.len();
         // 阮小二, 武大: a birth-order given name may hold a numeral.
         let birth_order_at = |k: usize| {
             k >= 1 && matches!(chars[k - 1], '小' | '大') && self.numerals.contains(&chars[k])
         };
+        // 马氏, 欧阳氏: a woman named by her family ends with a clan word.
+        let clan_at = |k: usize| {
+            k == len - 1
+                && self.chars.clan.contains(&chars[k])
+                && self.surname(chars, w).is_some_and(|(sl, _)| sl == k)
+        };
         if len > 4
-            || (1..len)
-                .any(|k| self.not_given.contains(&chars[k]) && !(k == len - 1 && birth_order_at(k)))
+            || (1..len).any(|k| {
+                self.not_given.contains(&chars[k])
+                    && !(k == len - 1 && birth_order_at(k))
+                    && !clan_at(k)
+            })
         {
             return None;
         }
@@ -429,6 +472,11 @@ impl Recognizer {
             }
             score += [0.0, 0.15, 0.3, 0.35][sw as usize];
             evidence.push("sur");
+        } else if self.titled_stem(chars, st) {
+            // 太乙真人, 南极仙翁: a sobriquet + a title written after names,
+            // said again and again: the title is the cue.
+            score += 0.3;
+            evidence.push("ttl");
         } else {
             // No surname: only strong, repeated evidence, varied
             // neighbours, and no word inside (汉慌忙).
