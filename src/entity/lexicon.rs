@@ -135,6 +135,7 @@ pub struct CharClasses {
     pub side_slang: CharSet,
     pub name_word: CharSet,
     pub clan: CharSet,
+    pub magnitude: CharSet,
 }
 
 impl CharClasses {
@@ -183,6 +184,7 @@ impl CharClasses {
             side_slang: take("side_slang")?,
             name_word: take("name_word")?,
             clan: take("clan")?,
+            magnitude: take("magnitude")?,
         })
     }
 }

@@ -251,6 +251,8 @@ struct Stat {
     after_demonstrative: u32,
     /// Occurrences with a strong person cue (weight 3, or a title).
     strong: u32,
+    /// Occurrences after a numeral of magnitude (三千|X兵).
+    after_count: u32,
     /// Occurrences whose last character starts a title (西门大|官人).
     right_title_cut: u32,
     /// Occurrences whose first character makes a dictionary word with the
@@ -286,6 +288,7 @@ impl Stat {
         self.after_naming += o.after_naming;
         self.after_demonstrative += o.after_demonstrative;
         self.strong += o.strong;
+        self.after_count += o.after_count;
         self.right_title_cut += o.right_title_cut;
         self.left_word_cut += o.left_word_cut;
     }
@@ -381,6 +384,8 @@ fn side_entropy(t_inner: u32, sum: f64, punct: u32) -> f64 {
 struct LeftFeat {
     /// After a demonstrative or classifier (那, 这, 个).
     dem: bool,
+    /// After a numeral of magnitude: a count of troops (三千|X兵).
+    counted: bool,
     /// The character before and the first one make a dictionary word.
     word: bool,
     cmd: u8,
@@ -444,6 +449,7 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
     }
     st.left_function += u32::from(l.function);
     st.after_demonstrative += u32::from(l.dem);
+    st.after_count += u32::from(l.counted);
     st.left_word_cut += u32::from(l.word);
     st.right_function += u32::from(r.function);
     st.left_bad += u32::from(l.bad);
@@ -1726,6 +1732,13 @@ mod tests {
             "他分明教人去了。这分明教他为难。分明教我如何是好。",
             &[],
             &["分明教", "明教"],
+        ),
+        (
+            "a unit counted in troops is an army though its stem is also in a name",
+            "韩飞熊道：“点兵。”韩飞熊笑道：“好。”韩飞熊大怒。韩飞熊又道：“走。”\
+             韩飞熊点起三千飞熊兵出城。五千飞熊兵随后赶来。只见飞熊兵杀到。",
+            &[(Army, "飞熊兵"), (Person, "韩飞熊")],
+            &["千飞熊兵", "熊兵"],
         ),
         (
             "a numbered modern unit is an army",

@@ -13,6 +13,15 @@ const CUE_ODDS: u32 = 3;
 /// a piece of a longer word.
 const PIECE_MIN_COUNT: u32 = 10;
 
+/// A unit counted in troops (三千X兵) at least this often, and at
+/// `1 / COUNTED_SHARE` of its mentions, is an army.
+const COUNTED_MIN: u32 = 2;
+const COUNTED_SHARE: u32 = 5;
+
+fn counted_troops(st: &Stat) -> bool {
+    st.after_count >= COUNTED_MIN && st.after_count * COUNTED_SHARE >= st.count
+}
+
 /// How often a sobriquet + title (太乙真人) must be said to be a name.
 const TITLED_MIN_COUNT: u32 = 3;
 
@@ -276,14 +285,16 @@ impl Recognizer {
             && weight >= 3
             && st.count >= 3
             && self.stem_ok(&stem, false)
-            && (!(self.is_plain_word(&stem) || self.is_plain_word(w))
-                || (st.count >= 5 && st.left_word_cut * 4 < st.count))
             && !chars[..2].iter().any(|c| self.is_function_char(*c))
-            && m.count(&stem) <= st.count + st.count / 2
+            && (counted_troops(st)
+                || ((!(self.is_plain_word(&stem) || self.is_plain_word(w))
+                    || (st.count >= 5 && st.left_word_cut * 4 < st.count))
+                    && m.count(&stem) <= st.count + st.count / 2))
         {
-            // A stem that hardly occurs without the suffix (神武军); one that
-            // is a dictionary word (御林, 白袍) needs five mentions, not
-            // glued to the word before (鸣金收军 is no 金收军).
+            // A unit counted in troops (三千飞虎兵) at a fifth of its
+            // mentions; or a stem that hardly occurs without the suffix
+            // (神武军); one that is a dictionary word (御林, 白袍) needs five
+            // mentions, not glued to the word before (鸣金收军 is no 金收军).
             evidence.push("stat");
             0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)
         } else {

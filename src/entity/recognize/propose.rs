@@ -402,6 +402,7 @@ impl Recognizer {
         }
         f.function = self.is_function_char(run.ch(i - 1));
         f.dem = self.chars.demonstrative.contains(&run.ch(i - 1));
+        f.counted = self.chars.magnitude.contains(&run.ch(i - 1));
         f.word = i < run.len() && self.bigram_flags(run, i - 1, crossing).0;
         // A one-character cue glued into a word (出口) explains nothing.
         f.bad = i < run.len() && !(long_cue || f.title) && self.crosses(run, i - 1, crossing);
