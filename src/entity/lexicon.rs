@@ -89,6 +89,8 @@ pub enum CueClass {
     Function,
     /// After a sect or society: its members (门下, 弟子, 掌门).
     Member,
+    /// Between two names of one person (X即Y, X原名Y, X化名Y).
+    Same,
 }
 
 impl CueClass {
@@ -103,6 +105,7 @@ impl CueClass {
             "adv" => CueClass::Adverb,
             "bnd" => CueClass::Function,
             "mem" => CueClass::Member,
+            "same" => CueClass::Same,
             _ => return None,
         })
     }

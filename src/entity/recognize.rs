@@ -130,7 +130,7 @@ pub struct Candidate {
     pub score: f64,
 }
 
-const CLASSES: usize = 9;
+const CLASSES: usize = 10;
 
 fn class_index(c: CueClass) -> usize {
     match c {
@@ -143,6 +143,7 @@ fn class_index(c: CueClass) -> usize {
         CueClass::Function => 6,
         CueClass::Naming => 7,
         CueClass::Member => 8,
+        CueClass::Same => 9,
     }
 }
 
@@ -1240,6 +1241,7 @@ impl Recognizer {
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
         let all = self.bind_epithets(all, runs);
+        let all = self.bind_declared(all, runs);
         // Again, now that epithets say their person's chapters too.
         let all = self.bind_title_forms(all, runs);
         let all = self.realm_names(all, runs);

@@ -21,11 +21,13 @@
 //!   is that person's (`bind_epithets`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
-use super::{Decided, Recognizer};
+use super::{class_index, Decided, Recognizer};
 use crate::entity::corpus::Runs;
+use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
 use crate::hash::FxMap;
 use aho_corasick::MatchKind;
+use std::collections::BTreeSet;
 
 /// Share of a form's attributed mentions that must go to one person to
 /// bind it.
@@ -372,6 +374,85 @@ impl Recognizer {
         merge_into(decided, &bind, "epithet")
     }
 
+    /// Two persons the text declares one (金相公就是白X, 杨X即倪Y, 姬X，即武王天子也;
+    /// cue class `same` of `dict/cues.txt`: 即, 就是, 原名, 化名 …): A, the
+    /// cue and B in one clause (即 may follow A's comma), B ending the
+    /// clause or followed by 也/呢/矣 or a title. A merge a book states
+    /// for two different partners is ambiguous and not made; the pair
+    /// goes under the name said more often (evidence `same`).
+    pub(super) fn bind_declared(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let persons: Vec<usize> = (0..decided.len())
+            .filter(|&i| decided[i].kind == EntityType::Person)
+            .collect();
+        if persons.len() < 2 {
+            return decided;
+        }
+        let same: Vec<&str> = self
+            .cues
+            .iter()
+            .filter(|(_, c)| c[class_index(CueClass::Same)] > 0)
+            .map(|(w, _)| w.as_str())
+            .collect();
+        let (ac, owner) = said_by(&decided, &persons, |_| true);
+        // B at `at` of a run ends the clause, or a particle or title follows it.
+        let ends_clause = |rest: &str| {
+            rest.is_empty()
+                || rest.starts_with(['也', '呢', '矣'])
+                || self.titles.keys().any(|t| rest.starts_with(t.as_str()))
+        };
+        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+        let mut pending: Option<(usize, usize)> = None; // (A, chapter) ending a run before a comma
+        for run in runs.iter() {
+            let found: Vec<(usize, usize, usize)> = ac
+                .find_iter(run.text)
+                .map(|m| (m.start(), m.end(), owner[m.pattern().as_usize()]))
+                .collect();
+            // 姬X，即武王: A ended the last run at a comma.
+            if let Some((a, chapter)) = pending.take() {
+                if chapter == run.chapter {
+                    if let Some(&(s, e, b)) = found.first() {
+                        let cue = &run.text[..s];
+                        if matches!(cue, "即" | "即是") && b != a && ends_clause(&run.text[e..])
+                        {
+                            pairs.insert((a, b));
+                        }
+                    }
+                }
+            }
+            for w in found.windows(2) {
+                let ((_, e1, a), (s2, e2, b)) = (w[0], w[1]);
+                if a != b && same.contains(&&run.text[e1..s2]) && ends_clause(&run.text[e2..]) {
+                    pairs.insert((a, b));
+                }
+            }
+            if let Some(&(_, e, a)) = found.last() {
+                if e == run.text.len() && matches!(run.after, '，' | ',') {
+                    pending = Some((a, run.chapter));
+                }
+            }
+        }
+        let mut partners: FxMap<usize, Vec<usize>> = FxMap::default();
+        for &(a, b) in &pairs {
+            partners.entry(a).or_default().push(b);
+            partners.entry(b).or_default().push(a);
+        }
+        let mut bind: Vec<(usize, usize)> = pairs
+            .iter()
+            .filter(|(a, b)| partners[a].len() == 1 && partners[b].len() == 1)
+            .map(|&(a, b)| {
+                if (decided[a].count, std::cmp::Reverse(a))
+                    > (decided[b].count, std::cmp::Reverse(b))
+                {
+                    (b, a)
+                } else {
+                    (a, b)
+                }
+            })
+            .collect();
+        bind.sort_unstable();
+        merge_into(decided, &bind, "same")
+    }
+
     /// Merges 大宋, 宋朝, 宋国 into the faction 宋 when 宋 is one.
     pub(super) fn merge_faction_forms(&self, decided: Vec<Decided>) -> Vec<Decided> {
         let faction_at: FxMap<&str, usize> = decided
@@ -685,6 +766,52 @@ mod tests {
     #[test]
     fn epithets_by_table() {
         check_table(EPITHET_CASES, |r, d, runs| r.bind_epithets(d, runs));
+    }
+
+    /// (rule, chapters, persons, expected (name, aliases) rows) for names
+    /// the text declares one.
+    const DECLARED_CASES: &[Case] = &[
+        (
+            "X就是Y at the end of a clause",
+            &["他却不知韩千山就是柯北辰呢。"],
+            &["韩千山", "柯北辰"],
+            &[("韩千山", &["柯北辰"])],
+        ),
+        (
+            "X，即Y也: the cue after X's comma",
+            &["次子为韩千山，即柯北辰也。"],
+            &["韩千山", "柯北辰"],
+            &[("韩千山", &["柯北辰"])],
+        ),
+        (
+            "X原名Y followed by a title",
+            &["韩千山原名柯北辰将军。"],
+            &["韩千山", "柯北辰"],
+            &[("韩千山", &["柯北辰"])],
+        ),
+        (
+            "Y's noun phrase goes on: no equality (韩千山就是柯北辰的兄弟)",
+            &["韩千山就是柯北辰的兄弟。"],
+            &["韩千山", "柯北辰"],
+            &[("柯北辰", &[]), ("韩千山", &[])],
+        ),
+        (
+            "即 of 即令, an adverb before a verb: no equality",
+            &["韩千山即令柯北辰出城。"],
+            &["韩千山", "柯北辰"],
+            &[("柯北辰", &[]), ("韩千山", &[])],
+        ),
+        (
+            "one name declared equal to two others: ambiguous, no merge",
+            &["韩千山即柯北辰。韩千山即苏青禾。"],
+            &["韩千山", "柯北辰", "苏青禾"],
+            &[("柯北辰", &[]), ("苏青禾", &[]), ("韩千山", &[])],
+        ),
+    ];
+
+    #[test]
+    fn declared_names_by_table() {
+        check_table(DECLARED_CASES, |r, d, runs| r.bind_declared(d, runs));
     }
 
     #[test]
