@@ -91,7 +91,7 @@
 //! | `forms` | surname + title forms, 大X/X朝 faction forms |
 //! | `curation` | the user's names and not-names, applied last |
 
-use super::corpus::{self, extend_key, CharLengths, Key, Run, Runs, KEY_CHARS};
+use super::corpus::{self, extend_key, CharLengths, Key, Run, RunSlice, Runs, KEY_CHARS};
 use super::lexicon::{CharClasses, CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::model::{self, Model};
 use super::tagger::{Hints, Tagger};

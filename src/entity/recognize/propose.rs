@@ -88,10 +88,11 @@ impl Recognizer {
 
     /// Pass 1 over some runs: every string the rules propose, and the
     /// lexicon's own names, in the order first seen.
-    pub(super) fn propose_all<'a>(&self, runs: &[Run<'a>]) -> Table<'a> {
+    pub(super) fn propose_all<'a>(&self, runs: &RunSlice<'_, 'a>) -> Table<'a> {
         let mut table = Table::default();
         let mut props: Vec<(usize, usize)> = Vec::new();
-        for run in runs {
+        for run in runs.iter() {
+            let run = &run;
             let n = run.len();
             for i in 0..n {
                 props.clear();
@@ -121,7 +122,7 @@ impl Recognizer {
     /// Pass 2 over some runs: every occurrence of every candidate, with its
     /// contexts. Context features depend on a boundary only: computed once
     /// per position, when some candidate first needs them.
-    pub(super) fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
+    pub(super) fn count_all(&self, runs: &RunSlice, index: &CandidateIndex) -> Counts {
         let mut counts = Counts::new(index.aux.len());
         let (mut left, mut right) = (PairTally::default(), PairTally::default());
         let mut crossing = Bigrams {
@@ -130,7 +131,8 @@ impl Recognizer {
         };
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
-        for run in runs {
+        for run in runs.iter() {
+            let run = &run;
             let n = run.len();
             counts.total_chars += n as u64;
             lfeat.clear();
