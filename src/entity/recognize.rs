@@ -1603,6 +1603,28 @@ mod tests {
     use EntityType::{Army, Faction, Person, Place};
 
     #[test]
+    fn pair_tallies_added_in_any_order_equal_one_tally() {
+        let pairs: Vec<u64> = (0..1000u64).map(|i| (i * 7919) % 97).collect();
+        let one = tally(pairs.clone());
+        let parts: Vec<PairTally> = pairs
+            .chunks(300)
+            .map(|c| {
+                let mut t = PairTally::default();
+                c.iter().for_each(|&p| t.push(p));
+                t
+            })
+            .collect();
+        let mut added = PairTally::default();
+        for part in parts.into_iter().rev() {
+            added.add(part);
+        }
+        let merged = added.finish();
+        assert_eq!(merged, one);
+        assert_eq!(merged.capacity(), merged.len());
+        assert_eq!(merged_len(&one, &tally(vec![0, 96, 200])), one.len() + 1);
+    }
+
+    #[test]
     fn a_function_word_pair_is_no_name() {
         let r = recognizer();
         // (word, an adverb or conjunction rather than a name)
