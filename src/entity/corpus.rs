@@ -104,7 +104,8 @@ pub fn extend_key(key: Key, c: char) -> Key {
 /// within it (plus the run's length at the end), so characters `i..j` are
 /// `&text[off[i]..off[j]]`. Characters are read from the text when asked:
 /// a book has millions of them, and a `char` each would cost more memory
-/// than the text itself.
+/// than the text itself. A view, made when read (`Runs::at`): the book
+/// keeps a 16-byte `RunSpan` per run instead.
 #[derive(Clone, Copy)]
 pub struct Run<'a> {
     pub chapter: usize,
@@ -116,14 +117,6 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    const EMPTY: Run<'static> = Run {
-        chapter: 0,
-        text: "",
-        off: &[0],
-        before: '\n',
-        after: '\n',
-    };
-
     /// Number of characters.
     #[inline]
     pub fn len(&self) -> usize {
@@ -156,6 +149,24 @@ impl<'a> Run<'a> {
         Some((i..j).fold(0, |k, c| extend_key(k, self.ch(c))))
     }
 }
+
+/// Where a run is in its chapter: all a book keeps per run. A book has
+/// over a million runs, and a `Run` view (48 bytes) each was the largest
+/// thing discovery held; the view is made from this when read.
+#[derive(Clone, Copy)]
+struct RunSpan {
+    chapter: u32,
+    /// Byte range in the chapter's text.
+    start: u32,
+    end: u32,
+    /// Where the run's offsets start among its chapter's in
+    /// `RunStore::wide`, or `NARROW` (3-byte characters only: offsets
+    /// 0, 3, 6, … from `RunStore::steps`).
+    wide: u32,
+}
+
+/// `RunSpan::wide` of a run of 3-byte characters.
+const NARROW: u32 = u32::MAX;
 
 /// The Han character (3 or 4 bytes of UTF-8: none is shorter) that starts
 /// at byte `at` of `bytes`.
@@ -233,11 +244,19 @@ impl<'a> RunStore<'a> {
     pub fn runs(&self) -> Runs<'_> {
         use rayon::prelude::*;
         let total = self.chapters.iter().map(|c| c.runs).sum();
-        let mut runs = vec![Run::EMPTY; total];
+        let mut spans = vec![
+            RunSpan {
+                chapter: 0,
+                start: 0,
+                end: 0,
+                wide: NARROW,
+            };
+            total
+        ];
         // Each chapter fills its own part of the one list (no list per
-        // chapter to copy from: the views are most of the store's memory).
+        // chapter to copy from).
         let mut parts = Vec::with_capacity(self.chapters.len());
-        let mut rest = runs.as_mut_slice();
+        let mut rest = spans.as_mut_slice();
         for c in &self.chapters {
             let (part, tail) = rest.split_at_mut(c.runs);
             parts.push(part);
@@ -247,27 +266,31 @@ impl<'a> RunStore<'a> {
             .into_par_iter()
             .zip(self.chapters.par_iter().enumerate())
             .for_each(|(part, (chapter, c))| {
-                let mut views = part.iter_mut();
-                let mut wide = &self.wide[c.wide_start..];
-                for_each_run(c.text, |start, end, chars, before, after| {
-                    let off = if end - start == 3 * chars {
-                        &self.steps[..=chars]
-                    } else {
-                        let (off, tail) = wide.split_at(chars + 1);
-                        wide = tail;
-                        off
+                let mut spans = part.iter_mut();
+                let mut wide = 0;
+                for_each_run(c.text, |start, end, chars, _, _| {
+                    let narrow = end - start == 3 * chars;
+                    *spans.next().expect("counted") = RunSpan {
+                        chapter: chapter as u32,
+                        start: start as u32,
+                        end: end as u32,
+                        wide: if narrow { NARROW } else { wide as u32 },
                     };
-                    *views.next().expect("counted") = Run {
-                        chapter,
-                        text: &c.text[start..end],
-                        off,
-                        before,
-                        after,
-                    };
+                    if !narrow {
+                        wide += chars + 1;
+                    }
                 });
             });
-        let slices = chunk_ranges(&runs, 2 * rayon::current_num_threads());
-        Runs { runs, slices }
+        let mut runs = Runs {
+            store: self,
+            spans,
+            slices: Vec::new(),
+        };
+        runs.slices = chunk_ranges(
+            runs.iter().map(|r| r.len()),
+            2 * rayon::current_num_threads(),
+        );
+        runs
     }
 }
 
@@ -295,51 +318,112 @@ fn for_each_run(text: &str, mut f: impl FnMut(usize, usize, usize, char, char)) 
 }
 
 /// A book's runs, and their split into consecutive slices of similar length
-/// (two per thread) for the parallel scans, made once. Derefs to the runs.
+/// (two per thread) for the parallel scans, made once. Runs are read as
+/// `Run` views, by index or in order.
 pub struct Runs<'a> {
-    runs: Vec<Run<'a>>,
+    store: &'a RunStore<'a>,
+    spans: Vec<RunSpan>,
     slices: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a> Runs<'a> {
+    /// Number of runs.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Run `i`.
+    #[inline]
+    pub fn at(&self, i: usize) -> Run<'a> {
+        self.view(self.spans[i])
+    }
+
+    /// Run `i`, if there is one.
+    pub fn get(&self, i: usize) -> Option<Run<'a>> {
+        self.spans.get(i).map(|&s| self.view(s))
+    }
+
+    /// The runs, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Run<'a>> + Clone + '_ {
+        self.spans.iter().map(|&s| self.view(s))
+    }
+
     /// The slices, in book order.
-    pub fn slices(&self) -> Vec<&[Run<'a>]> {
-        self.slices.iter().map(|r| &self.runs[r.clone()]).collect()
+    pub fn slices(&self) -> Vec<RunSlice<'_, 'a>> {
+        self.slices
+            .iter()
+            .map(|r| RunSlice {
+                runs: self,
+                range: r.clone(),
+            })
+            .collect()
     }
 
     /// The slices as index ranges of the runs.
     pub fn slice_ranges(&self) -> &[std::ops::Range<usize>] {
         &self.slices
     }
-}
 
-impl<'a> std::ops::Deref for Runs<'a> {
-    type Target = [Run<'a>];
-
-    fn deref(&self) -> &[Run<'a>] {
-        &self.runs
+    #[inline]
+    fn view(&self, s: RunSpan) -> Run<'a> {
+        let c = &self.store.chapters[s.chapter as usize];
+        let (start, end) = (s.start as usize, s.end as usize);
+        let text = &c.text[start..end];
+        let off = if s.wide == NARROW {
+            &self.store.steps[..=text.len() / 3]
+        } else {
+            let at = c.wide_start + s.wide as usize;
+            &self.store.wide[at..=at + text.chars().count()]
+        };
+        Run {
+            chapter: s.chapter as usize,
+            text,
+            off,
+            before: c.text[..start].chars().next_back().unwrap_or('\n'),
+            after: c.text[end..].chars().next().unwrap_or('\n'),
+        }
     }
 }
 
-/// Splits runs into about `parts` consecutive slices of similar length in
-/// characters, as index ranges, for the parallel scans (whose partial
-/// results are merged in slice order, so the split never changes a result).
-fn chunk_ranges(runs: &[Run], parts: usize) -> Vec<std::ops::Range<usize>> {
-    let total: usize = runs.iter().map(|r| r.len()).sum();
+/// Consecutive runs of a book: one slice of a parallel scan.
+pub struct RunSlice<'r, 'a> {
+    runs: &'r Runs<'a>,
+    range: std::ops::Range<usize>,
+}
+
+impl<'a> RunSlice<'_, 'a> {
+    /// The runs, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Run<'a>> + '_ {
+        self.runs.spans[self.range.clone()]
+            .iter()
+            .map(|&s| self.runs.view(s))
+    }
+}
+
+/// Splits runs, given by their lengths in characters, into about `parts`
+/// consecutive slices of similar length, as index ranges, for the parallel
+/// scans (whose partial results are merged in slice order, so the split
+/// never changes a result).
+fn chunk_ranges(
+    lengths: impl ExactSizeIterator<Item = usize> + Clone,
+    parts: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let runs = lengths.len();
+    let total: usize = lengths.clone().sum();
     let target = total / parts.max(1) + 1;
     let mut out = Vec::new();
     let mut start = 0;
     let mut size = 0;
-    for (i, r) in runs.iter().enumerate() {
-        size += r.len();
+    for (i, len) in lengths.enumerate() {
+        size += len;
         if size >= target {
             out.push(start..i + 1);
             start = i + 1;
             size = 0;
         }
     }
-    if start < runs.len() {
-        out.push(start..runs.len());
+    if start < runs {
+        out.push(start..runs);
     }
     out
 }
@@ -355,12 +439,30 @@ mod tests {
         let rs = store.runs();
         let got: Vec<&str> = rs.iter().map(|r| r.text).collect();
         assert_eq!(got, vec!["李信败逃", "屠睢大惊", "燕山"]);
-        assert_eq!(rs[0].sub(0, 2), "李信");
-        assert_eq!(rs[1].before, '，');
-        assert_eq!(rs[1].after, '！');
-        assert_eq!(rs[2].ch(1), '山');
-        assert_eq!(rs[2].len(), 2);
-        assert_eq!(rs[0].key(0, 2), key_of("李信"));
+        assert_eq!(rs.at(0).sub(0, 2), "李信");
+        assert_eq!(rs.at(0).before, '\n');
+        assert_eq!(rs.at(1).before, '，');
+        assert_eq!(rs.at(1).after, '！');
+        assert_eq!(rs.at(2).before, 'b');
+        assert_eq!(rs.at(2).after, '\n');
+        assert_eq!(rs.at(2).ch(1), '山');
+        assert_eq!(rs.at(2).len(), 2);
+        assert_eq!(rs.at(0).key(0, 2), key_of("李信"));
+    }
+
+    #[test]
+    fn runs_with_four_byte_characters_keep_their_own_offsets() {
+        let store = RunStore::new(&["甲𠀀乙，丙丁", "戊𠀁"]);
+        let rs = store.runs();
+        let got: Vec<(usize, &str, usize)> =
+            rs.iter().map(|r| (r.chapter, r.text, r.len())).collect();
+        assert_eq!(got, vec![(0, "甲𠀀乙", 3), (0, "丙丁", 2), (1, "戊𠀁", 2)]);
+        assert_eq!(rs.at(0).ch(1), '𠀀');
+        assert_eq!(rs.at(0).sub(1, 3), "𠀀乙");
+        assert_eq!(rs.at(2).ch(1), '𠀁');
+        assert_eq!(rs.at(2).sub(0, 1), "戊");
+        assert_eq!((rs.at(1).before, rs.at(0).after), ('，', '，'));
+        assert!(rs.get(3).is_none());
     }
 
     #[test]
@@ -382,10 +484,10 @@ mod tests {
         let store = RunStore::new(&[text, "寅卯"]);
         let rs = store.runs();
         for parts in 1..=8 {
-            let cs = chunk_ranges(&rs, parts);
+            let cs = chunk_ranges(rs.iter().map(|r| r.len()), parts);
             let joined: Vec<&str> = cs
                 .iter()
-                .flat_map(|c| rs[c.clone()].iter().map(|r| r.text))
+                .flat_map(|c| c.clone().map(|i| rs.at(i).text))
                 .collect();
             let all: Vec<&str> = rs.iter().map(|r| r.text).collect();
             assert_eq!(joined, all, "{parts} parts");

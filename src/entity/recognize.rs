@@ -91,7 +91,7 @@
 //! | `forms` | surname + title forms, 大X/X朝 faction forms |
 //! | `curation` | the user's names and not-names, applied last |
 
-use super::corpus::{self, extend_key, CharLengths, Key, Run, Runs, KEY_CHARS};
+use super::corpus::{self, extend_key, CharLengths, Key, Run, RunSlice, Runs, KEY_CHARS};
 use super::lexicon::{CharClasses, CueClass, Lexicon, PlaceClass, TitlePosition};
 use super::model::{self, Model};
 use super::tagger::{Hints, Tagger};
@@ -101,6 +101,7 @@ use crate::hash::FxMap;
 use crate::segment::Vocabulary;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Mutex;
 use std::time::Instant;
 
 mod aliases;
@@ -614,9 +615,11 @@ fn tally(mut values: Vec<u64>) -> Vec<(u64, u32)> {
         .collect()
 }
 
-/// Two sorted tallies as one.
+/// Two sorted tallies as one. The result is allocated at its size (counted
+/// first): the merged tallies of a long book are tens of megabytes, and a
+/// list grown by doubling may hold twice that.
 fn merge_tallies(a: Vec<(u64, u32)>, b: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
-    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let mut out = Vec::with_capacity(merged_len(&a, &b));
     let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
     loop {
         let next = match (a.peek(), b.peek()) {
@@ -636,6 +639,66 @@ fn merge_tallies(a: Vec<(u64, u32)>, b: Vec<(u64, u32)>) -> Vec<(u64, u32)> {
     }
 }
 
+/// How many distinct values two sorted tallies hold together.
+fn merged_len(a: &[(u64, u32)], b: &[(u64, u32)]) -> usize {
+    let (mut i, mut j, mut both) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                both += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    a.len() + b.len() - both
+}
+
+/// Pairs listed before they are counted (2 MB a list).
+const PAIR_BATCH: usize = 1 << 18;
+
+/// The (candidate, neighbouring character) pairs of a scan as it meets
+/// them, counted a batch at a time: a list of every occurrence would grow
+/// with the book.
+#[derive(Default)]
+struct PairTally {
+    batch: Vec<u64>,
+    counted: Vec<(u64, u32)>,
+}
+
+impl PairTally {
+    #[inline]
+    fn push(&mut self, pair: u64) {
+        if self.batch.len() == PAIR_BATCH {
+            self.fold();
+        }
+        self.batch.push(pair);
+    }
+
+    fn fold(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let batch = tally(std::mem::take(&mut self.batch));
+        self.counted = merge_tallies(std::mem::take(&mut self.counted), batch);
+    }
+
+    /// Adds the pairs another scan tallied.
+    fn add(&mut self, mut other: PairTally) {
+        self.fold();
+        other.fold();
+        self.counted = merge_tallies(std::mem::take(&mut self.counted), other.counted);
+    }
+
+    /// Each pair with its count, sorted.
+    fn finish(mut self) -> Vec<(u64, u32)> {
+        self.fold();
+        self.counted
+    }
+}
+
 /// A (candidate, neighbouring character) pair as one map key.
 #[inline]
 fn neighbour(id: u32, c: char) -> u64 {
@@ -646,11 +709,11 @@ fn neighbour(id: u32, c: char) -> u64 {
 struct Counts {
     stats: Vec<Stat>,
     /// Every (candidate, neighbouring character) pair seen, as a
-    /// `neighbour` key and its count, sorted by key. (The scan appends the
-    /// pairs to a list and counts them once sorted: a hash map entry per
-    /// occurrence costs a cache miss each.)
-    left: Vec<(u64, u32)>,
-    right: Vec<(u64, u32)>,
+    /// `neighbour` key, with its count. (The scan appends the pairs to a
+    /// list and counts them once sorted: a hash map entry per occurrence
+    /// costs a cache miss each.)
+    left: PairTally,
+    right: PairTally,
     chars: FxMap<char, u32>,
     total_chars: u64,
 }
@@ -659,8 +722,8 @@ impl Counts {
     fn new(candidates: usize) -> Counts {
         Counts {
             stats: vec![Stat::default(); candidates],
-            left: Vec::new(),
-            right: Vec::new(),
+            left: PairTally::default(),
+            right: PairTally::default(),
             chars: FxMap::default(),
             total_chars: 0,
         }
@@ -674,8 +737,8 @@ impl Counts {
         for (mine, theirs) in self.stats.iter_mut().zip(&other.stats) {
             mine.add(theirs);
         }
-        self.left = merge_tallies(std::mem::take(&mut self.left), other.left);
-        self.right = merge_tallies(std::mem::take(&mut self.right), other.right);
+        self.left.add(other.left);
+        self.right.add(other.right);
         for (k, v) in other.chars {
             *self.chars.entry(k).or_insert(0) += v;
         }
@@ -1546,6 +1609,28 @@ mod tests {
     }
 
     use EntityType::{Army, Faction, Person, Place};
+
+    #[test]
+    fn pair_tallies_added_in_any_order_equal_one_tally() {
+        let pairs: Vec<u64> = (0..1000u64).map(|i| (i * 7919) % 97).collect();
+        let one = tally(pairs.clone());
+        let parts: Vec<PairTally> = pairs
+            .chunks(300)
+            .map(|c| {
+                let mut t = PairTally::default();
+                c.iter().for_each(|&p| t.push(p));
+                t
+            })
+            .collect();
+        let mut added = PairTally::default();
+        for part in parts.into_iter().rev() {
+            added.add(part);
+        }
+        let merged = added.finish();
+        assert_eq!(merged, one);
+        assert_eq!(merged.capacity(), merged.len());
+        assert_eq!(merged_len(&one, &tally(vec![0, 96, 200])), one.len() + 1);
+    }
 
     #[test]
     fn a_function_word_pair_is_no_name() {

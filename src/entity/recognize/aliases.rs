@@ -10,7 +10,7 @@ impl Recognizer {
     pub(super) fn add_aliases(
         &self,
         mut decided: Vec<Decided>,
-        runs: &[Run],
+        runs: &Runs,
         m: &Measured,
     ) -> Vec<Decided> {
         // Alias lists: every decided name of one line joins the canonical.
@@ -97,10 +97,10 @@ impl Recognizer {
                 let mut owner = None;
                 if name_end == 0 {
                     if ri > 0
-                        && runs[ri - 1].chapter == run.chapter
+                        && runs.at(ri - 1).chapter == run.chapter
                         && matches!(run.before, '，' | ',')
                     {
-                        let prev = &runs[ri - 1];
+                        let prev = runs.at(ri - 1);
                         let pn = prev.len();
                         for l in 2..=4usize.min(pn) {
                             if persons.contains(prev.sub(pn - l, pn)) {
@@ -200,13 +200,13 @@ impl Recognizer {
                     let full = format!("{surname}{given}");
                     // 字Z here, or at the start of the next clause.
                     let zi = if given_end < n {
-                        courtesy_at(run, given_end)
+                        courtesy_at(&run, given_end)
                     } else {
                         runs.get(ri + 1)
                             .filter(|next| {
                                 next.chapter == run.chapter && matches!(run.after, '，' | ',')
                             })
-                            .and_then(|next| courtesy_at(next, 0))
+                            .and_then(|next| courtesy_at(&next, 0))
                     };
                     if let Some(z) = zi.filter(|z| !z.chars().any(|c| self.is_function_char(c))) {
                         courtesy.insert((full.clone(), format!("{surname}{z}"), z.to_string()));

@@ -50,16 +50,27 @@ impl Recognizer {
         phases.mark(t0, "measure: proposals");
         let index = CandidateIndex::new(&table);
         phases.mark(t0, "measure: index");
-        let counts = parts
-            .par_iter()
-            .map(|part| self.count_all(part, &index))
-            .reduce(
-                || Counts::new(0),
-                |mut a, b| {
-                    a.add(b);
-                    a
-                },
-            );
+        // Each thread counts its slices into one set of tables, so that
+        // only a set per thread is alive, not one per slice. The counts are
+        // sums and sorted tallies: the same whichever thread counted which
+        // slice, in whatever order.
+        let threads = rayon::current_num_threads();
+        let per_thread: Vec<Mutex<Option<Counts>>> =
+            (0..threads).map(|_| Mutex::new(None)).collect();
+        parts.par_iter().for_each(|part| {
+            let slot = rayon::current_thread_index().unwrap_or(0) % threads;
+            let mut counts = per_thread[slot].lock().expect("no count panicked");
+            let counts = counts.get_or_insert_with(|| Counts::new(index.aux.len()));
+            self.count_into(part, &index, counts);
+        });
+        let counts = per_thread
+            .into_iter()
+            .filter_map(|c| c.into_inner().expect("no count panicked"))
+            .reduce(|mut a, b| {
+                a.add(b);
+                a
+            })
+            .unwrap_or_else(|| Counts::new(index.aux.len()));
         phases.mark(t0, "measure: counts");
         let keys = index.keys;
         let Counts {
@@ -69,6 +80,7 @@ impl Recognizer {
             chars,
             total_chars,
         } = counts;
+        let (left, right) = (left.finish(), right.finish());
         for (st, &aux) in stats.iter_mut().zip(&table.aux) {
             st.aux = aux;
         }
@@ -88,10 +100,11 @@ impl Recognizer {
 
     /// Pass 1 over some runs: every string the rules propose, and the
     /// lexicon's own names, in the order first seen.
-    pub(super) fn propose_all<'a>(&self, runs: &[Run<'a>]) -> Table<'a> {
+    pub(super) fn propose_all<'a>(&self, runs: &RunSlice<'_, 'a>) -> Table<'a> {
         let mut table = Table::default();
         let mut props: Vec<(usize, usize)> = Vec::new();
-        for run in runs {
+        for run in runs.iter() {
+            let run = &run;
             let n = run.len();
             for i in 0..n {
                 props.clear();
@@ -119,18 +132,18 @@ impl Recognizer {
     }
 
     /// Pass 2 over some runs: every occurrence of every candidate, with its
-    /// contexts. Context features depend on a boundary only: computed once
-    /// per position, when some candidate first needs them.
-    pub(super) fn count_all(&self, runs: &[Run], index: &CandidateIndex) -> Counts {
-        let mut counts = Counts::new(index.aux.len());
-        let (mut left, mut right) = (PairTally::default(), PairTally::default());
+    /// contexts, added to `counts`. Context features depend on a boundary
+    /// only: computed once per position, when some candidate first needs
+    /// them.
+    pub(super) fn count_into(&self, runs: &RunSlice, index: &CandidateIndex, counts: &mut Counts) {
         let mut crossing = Bigrams {
             at: Vec::new(),
             local: vec![0; 1 << LOCAL_BIGRAM_BITS],
         };
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
-        for run in runs {
+        for run in runs.iter() {
+            let run = &run;
             let n = run.len();
             counts.total_chars += n as u64;
             lfeat.clear();
@@ -174,17 +187,14 @@ impl Recognizer {
                         *rfeat[j].get_or_insert_with(|| self.right_feat(run, j, &mut crossing));
                     apply_feats(st, lf, rf, i == 0, j == n);
                     if i > 0 {
-                        left.push(neighbour(id, run.ch(i - 1)));
+                        counts.left.push(neighbour(id, run.ch(i - 1)));
                     }
                     if j < n {
-                        right.push(neighbour(id, run.ch(j)));
+                        counts.right.push(neighbour(id, run.ch(j)));
                     }
                 }
             }
         }
-        counts.left = left.finish();
-        counts.right = right.finish();
-        counts
     }
 
     /// Strings proposed at character `i` of a run (anchored there by a
@@ -464,38 +474,5 @@ impl Recognizer {
         } else {
             0.0
         }
-    }
-}
-
-/// Pairs listed before they are counted (2 MB a list).
-const PAIR_BATCH: usize = 1 << 18;
-
-/// The (candidate, neighbouring character) pairs of a slice as its scan
-/// meets them, counted a batch at a time: a list of every occurrence would
-/// grow with the book.
-#[derive(Default)]
-struct PairTally {
-    batch: Vec<u64>,
-    counted: Vec<(u64, u32)>,
-}
-
-impl PairTally {
-    #[inline]
-    fn push(&mut self, pair: u64) {
-        if self.batch.len() == PAIR_BATCH {
-            self.fold();
-        }
-        self.batch.push(pair);
-    }
-
-    fn fold(&mut self) {
-        let batch = tally(std::mem::take(&mut self.batch));
-        self.counted = merge_tallies(std::mem::take(&mut self.counted), batch);
-    }
-
-    /// Each pair with its count, sorted.
-    fn finish(mut self) -> Vec<(u64, u32)> {
-        self.fold();
-        self.counted
     }
 }

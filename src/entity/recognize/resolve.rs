@@ -364,7 +364,7 @@ impl Recognizer {
             .map(|range| {
                 let mut found: BTreeMap<String, (EntityType, u32)> = BTreeMap::new();
                 for ri in range.clone() {
-                    let run = &runs[ri];
+                    let run = runs.at(ri);
                     let n = run.len();
                     // Within a run: KNOWN conj X (润州或者迁州停留): X is the known's length ±1, ending before a
                     // cue or a place suffix match.
@@ -411,23 +411,23 @@ impl Recognizer {
                         let mut items = vec![ri];
                         let mut k = ri;
                         while k + 1 < runs.len()
-                            && runs[k].after == '、'
-                            && runs[k + 1].chapter == run.chapter
+                            && runs.at(k).after == '、'
+                            && runs.at(k + 1).chapter == run.chapter
                         {
                             k += 1;
                             items.push(k);
                         }
-                        if ri > 0 && runs[ri - 1].after == '、' {
+                        if ri > 0 && runs.at(ri - 1).after == '、' {
                             continue; // handled from the list's first item
                         }
                         // Common tail of the items (兵马).
-                        let tails: Vec<&str> = items.iter().map(|&x| runs[x].text).collect();
+                        let tails: Vec<&str> = items.iter().map(|&x| runs.at(x).text).collect();
                         for tail_len in [2usize, 0] {
                             let mut typed: Option<EntityType> = None;
                             let mut cands: Vec<&str> = Vec::new();
                             let mut agree = true;
                             for (idx, t) in tails.iter().enumerate() {
-                                let r = &runs[items[idx]];
+                                let r = runs.at(items[idx]);
                                 let rn = r.len();
                                 if rn <= tail_len {
                                     agree = false;
@@ -435,7 +435,7 @@ impl Recognizer {
                                 }
                                 if tail_len > 0
                                     && idx + 1 < tails.len()
-                                    && r.sub(rn - tail_len, rn) != runs[items[idx + 1]].sub(0, 0)
+                                    && r.sub(rn - tail_len, rn) != runs.at(items[idx + 1]).sub(0, 0)
                                 {
                                     // tail compared below
                                 }
@@ -445,9 +445,9 @@ impl Recognizer {
                                 let body = if idx + 1 < tails.len() || tail_len == 0 {
                                     if tail_len > 0
                                         && r.sub(rn - tail_len, rn)
-                                            != runs[items[0]].sub(
-                                                runs[items[0]].len() - tail_len,
-                                                runs[items[0]].len(),
+                                            != runs.at(items[0]).sub(
+                                                runs.at(items[0]).len() - tail_len,
+                                                runs.at(items[0]).len(),
                                             )
                                     {
                                         agree = false;
@@ -455,8 +455,10 @@ impl Recognizer {
                                     }
                                     r.sub(0, rn - tail_len)
                                 } else {
-                                    let first_tail = runs[items[0]]
-                                        .sub(runs[items[0]].len() - tail_len, runs[items[0]].len());
+                                    let first_tail = runs.at(items[0]).sub(
+                                        runs.at(items[0]).len() - tail_len,
+                                        runs.at(items[0]).len(),
+                                    );
                                     match r.text.find(first_tail) {
                                         Some(p) if p > 0 => &r.text[..p],
                                         _ => {
