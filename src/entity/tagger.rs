@@ -138,8 +138,48 @@ fn allowed(prev: usize, t: usize) -> bool {
     }
 }
 
+/// A feature that is not there (a hidden character's identity).
+const NO_FEATURE: u64 = u64::MAX;
+
+/// Which characters of the window (relative positions) each template names
+/// by identity; the hint templates name none.
+const USES: [&[isize]; F] = [
+    &[0],
+    &[-1],
+    &[1],
+    &[-2],
+    &[2],
+    &[-1, 0],
+    &[0, 1],
+    &[1, 2],
+    &[-2, -1],
+    &[-1, 1],
+    &[],
+    &[],
+    &[],
+    &[],
+    &[],
+    &[],
+    &[1],
+    &[1],
+    &[2],
+];
+
 /// The features of every character of a run, `F` per character.
 fn features(chars: &[char], before: char, after: char, hints: &Hints, out: &mut Vec<u64>) {
+    features_hiding(chars, before, after, hints, &[], out);
+}
+
+/// `features`, with the identity of the characters at `hidden` positions
+/// unknown (their lexicon hints stay): a feature naming one is `NO_FEATURE`.
+fn features_hiding(
+    chars: &[char],
+    before: char,
+    after: char,
+    hints: &Hints,
+    hidden: &[bool],
+    out: &mut Vec<u64>,
+) {
     out.clear();
     let n = chars.len() as isize;
     let at = |k: isize| -> char {
@@ -155,8 +195,10 @@ fn features(chars: &[char], before: char, after: char, hints: &Hints, out: &mut 
             chars[k as usize]
         }
     };
+    let is_hidden = |k: isize| (0..n).contains(&k) && hidden.get(k as usize) == Some(&true);
     for i in 0..n {
         let (m2, m1, c0, p1, p2) = (at(i - 2), at(i - 1), at(i), at(i + 1), at(i + 2));
+        let start = out.len();
         let double = if i + 1 < n {
             hints.double_surname.get(&(c0, p1)).copied().unwrap_or(0)
         } else {
@@ -189,6 +231,13 @@ fn features(chars: &[char], before: char, after: char, hints: &Hints, out: &mut 
             key(17, hints.code(m1), p1),
             key(18, hints.code(m1), p2),
         ]);
+        if !hidden.is_empty() {
+            for (t, uses) in USES.iter().enumerate() {
+                if uses.iter().any(|&d| is_hidden(i + d)) {
+                    out[start + t] = NO_FEATURE;
+                }
+            }
+        }
     }
 }
 
@@ -245,10 +294,19 @@ impl Tagger {
         let mut acc_t = [[0f32; N]; N + 1];
         let mut step = 1f32;
         let mut feats = Vec::new();
-        for _ in 0..epochs {
-            for s in sentences {
+        let mut hidden = Vec::new();
+        for epoch in 0..epochs {
+            for (si, s) in sentences.iter().enumerate() {
                 let n = s.chars.len();
-                features(&s.chars, s.before, s.after, hints, &mut feats);
+                // Some characters of the gold names are read as unseen, as
+                // most characters of the names of a new book are: the
+                // context and the lexicon hints must carry the name there.
+                hidden.clear();
+                hidden.extend((0..n).map(|i| {
+                    matches!(s.gold[i], B_PER | I_PER | B_LOC | I_LOC)
+                        && unit(epoch as u64, si as u64, i as u64) < HIDE_RATE
+                }));
+                features_hiding(&s.chars, s.before, s.after, hints, &hidden, &mut feats);
                 let em = cur.emissions(&feats, n);
                 let pred = decode(&em, &cur.trans, |_, _| true).1;
                 let gold = if s.gold.contains(&UNKNOWN) {
@@ -263,7 +321,10 @@ impl Tagger {
                     for i in 0..n {
                         let (g, p) = (gold[i] as usize, pred[i] as usize);
                         if g != p {
-                            for f in &feats[i * F..(i + 1) * F] {
+                            let live = feats[i * F..(i + 1) * F]
+                                .iter()
+                                .filter(|&&f| f != NO_FEATURE);
+                            for f in live {
                                 let w = cur.weights.entry(*f).or_insert([0.0; N]);
                                 w[g] += 1.0;
                                 w[p] -= 1.0;
@@ -448,6 +509,24 @@ fn decode(
         t = back[i][t] as usize;
     }
     (best, out)
+}
+
+/// Share of the characters of gold names whose identity training hides
+/// (name-character dropout): at 0 the tagger learns the training books'
+/// names by heart and reads few new ones (mention recall 0.28 held out;
+/// 0.39 at 0.3, precision 0.78 → 0.76).
+const HIDE_RATE: f64 = 0.3;
+
+/// A deterministic number in [0, 1) from three counters (splitmix64 finish).
+fn unit(a: u64, b: u64, c: u64) -> f64 {
+    let mut z = a
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(b.wrapping_mul(0xBF58_476D_1CE4_E5B9))
+        .wrapping_add(c.wrapping_mul(0x94D0_49BB_1331_11EB));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// Averaged weights below this (in updates) are dropped: they decide

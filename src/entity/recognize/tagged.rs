@@ -19,6 +19,10 @@ pub(super) const TAGGED_MAX_COUNT: u32 = 2;
 /// for a common word inside a name, 明日早).
 pub(super) const COMMON_WORD_FREQ: usize = 100;
 
+/// jieba's corpus frequency from which a name read together with the two
+/// characters after it is a set phrase (崇山峻岭).
+pub(super) const SET_PHRASE_FREQ: usize = 20;
+
 /// Share of a candidate's occurrences the tagger must mark as the name.
 pub(super) const TAGGED_SHARE: f64 = 0.5;
 
@@ -42,6 +46,20 @@ pub(super) fn recut_by(read: [u32; 4]) -> bool {
 }
 
 impl Recognizer {
+    /// A function word (jieba: pronoun, adverb, preposition, conjunction,
+    /// particle, numeral or classifier) + a place suffix: 甚么|寺. A noun
+    /// stem is fine (桃花|村).
+    fn function_word_and_suffix(&self, w: &str) -> bool {
+        let Some((l, _, _)) = self.place_suffix(w) else {
+            return false;
+        };
+        let stem: String = w.chars().take(w.chars().count() - l).collect();
+        matches!(
+            self.vocab.tag(&stem).as_str(),
+            "r" | "d" | "p" | "c" | "u" | "m" | "q"
+        )
+    }
+
     /// Adds the undecided rare candidates the tagger reads as names
     /// (evidence `tag`) and drops the rare places it re-cuts.
     pub(super) fn add_tagged(
@@ -110,6 +128,10 @@ impl Recognizer {
                 {
                     return None;
                 }
+                // 甚么寺: a function word + a place suffix is no name.
+                if kind == EntityType::Place && self.function_word_and_suffix(w) {
+                    return None;
+                }
                 let hits = if kind == EntityType::Person {
                     person
                 } else {
@@ -138,6 +160,41 @@ impl Recognizer {
             .is_some_and(|(sl, _)| sl < chars.len() && self.title_after_surname(&chars[sl..]))
     }
 
+    /// Whether a name boundary between `head` and `tail` would split a
+    /// common word (孟先|生, 西厢|房, 进|退维谷): the characters either side
+    /// make a frequent dictionary word, and the one outside the name
+    /// (`starts`: the one before) is no cue of its own (岳安人|道 is a name
+    /// and a speech cue, not 人道).
+    fn splits_word(&self, head: &str, tail: &str, starts: bool) -> bool {
+        let (Some(last), Some(next)) = (head.chars().next_back(), tail.chars().next()) else {
+            return false;
+        };
+        let outside = if starts { last } else { next };
+        let mut buf = [0u8; 4];
+        if self
+            .cues
+            .contains_key(outside.encode_utf8(&mut buf) as &str)
+        {
+            return false;
+        }
+        let pair: String = [last, next].iter().collect();
+        self.is_frequent_word(&pair, COMMON_WORD_FREQ)
+    }
+
+    /// Whether the name read at the start of `text` (`len` bytes) and the
+    /// next two characters make a dictionary word (崇山|峻岭): a word in a
+    /// set phrase, not a name. Rarer words than `COMMON_WORD_FREQ` count:
+    /// set phrases of four characters are rare in jieba's corpus.
+    fn runs_on_into_word(&self, text: &str, len: usize) -> bool {
+        let mut end = len;
+        for c in text[len..].chars().take(2) {
+            end += c.len_utf8();
+        }
+        end > len
+            && text[len..end].chars().count() == 2
+            && self.is_frequent_word(&text[..end], SET_PHRASE_FREQ)
+    }
+
     /// Per word: the occurrences the tagger reads as that person, as that
     /// place, all its occurrences, and those where it reads another place
     /// across it (瓜州 in 寇瓜州). Only the runs that hold a word are tagged,
@@ -158,8 +215,17 @@ impl Recognizer {
                         let j = run.off.partition_point(|&o| (o as usize) < mt.end());
                         let cell = &mut local[mt.pattern().as_usize()];
                         cell[2] += 1;
+                        let (head, tail) = run.text.split_at(mt.end());
+                        let split = self.splits_word(head, tail, false)
+                            || self
+                                .runs_on_into_word(&run.text[mt.start()..], mt.end() - mt.start())
+                            || self.splits_word(
+                                &run.text[..mt.start()],
+                                &run.text[mt.start()..],
+                                true,
+                            );
                         for &(a, b, kind) in spans.iter() {
-                            if (a, b) == (i, j) {
+                            if (a, b) == (i, j) && !split {
                                 cell[usize::from(kind == SpanKind::Place)] += 1;
                             } else if kind == SpanKind::Place && a < j && b > i {
                                 cell[3] += 1;
@@ -197,12 +263,29 @@ mod tests {
             ("韩松道", '\n', '：', (0, 2, SpanKind::Person)),
             ("只见韩青大喝一声", '”', '。', (2, 4, SpanKind::Person)),
             ("萧远拍马来战林风", '。', '。', (0, 2, SpanKind::Person)),
-            ("柳州城中", '。', '，', (0, 3, SpanKind::Place)),
+            ("来到柳州城中", '。', '，', (2, 5, SpanKind::Place)),
         ];
         for (run, before, after, want) in table {
             let chars: Vec<char> = run.chars().collect();
             let spans = tagger.spans(&chars, before, after, &r.hints);
             assert!(spans.contains(&want), "{run}: {spans:?}");
+        }
+    }
+
+    #[test]
+    fn a_reading_that_splits_a_common_word_is_none() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // (text before the boundary, after it, a name starts there, splits)
+        let table = [
+            ("只见韩千先", "生来了", false, true),
+            ("柯北辰", "道：", false, false),
+            ("柯北辰", "", false, false),
+            ("柯北", "辰道", false, false),
+            ("进", "退维谷", true, true),
+            ("命", "柯北辰", true, false),
+        ];
+        for (head, tail, starts, want) in table {
+            assert_eq!(r.splits_word(head, tail, starts), want, "{head}|{tail}");
         }
     }
 
@@ -218,6 +301,20 @@ mod tests {
         ];
         for (read, want) in table {
             assert_eq!(recut_by(read), want, "{read:?}");
+        }
+    }
+
+    #[test]
+    fn a_function_word_and_a_place_suffix_is_no_tagged_place() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        for (w, want) in [
+            ("甚么寺", true),
+            ("两京", true),
+            ("桃花村", false),
+            ("韩家庄", false),
+            ("青石关", false),
+        ] {
+            assert_eq!(r.function_word_and_suffix(w), want, "{w}");
         }
     }
 
