@@ -1300,13 +1300,19 @@ impl Recognizer {
         let all = self.add_sects(all, runs);
         phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
+        phases.mark(t0, "decide: alias lists");
         let all = self.add_stated_names(all, runs);
+        phases.mark(t0, "decide: stated names");
         let all = self.merge_faction_forms(all);
         let all = self.bind_title_forms(all, runs);
+        phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
+        phases.mark(t0, "decide: epithets");
         let all = self.bind_declared(all, runs);
+        phases.mark(t0, "decide: declared");
         // Again, now that epithets say their person's chapters too.
         let all = self.bind_title_forms(all, runs);
+        phases.mark(t0, "decide: title forms again");
         let all = self.realm_names(all, runs);
         let mut all = self.apply_user(all, m);
         phases.mark(t0, "decide: aliases");

@@ -27,6 +27,7 @@ use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
 use crate::hash::FxMap;
 use aho_corasick::MatchKind;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 
 /// Share of a form's attributed mentions that must go to one person to
@@ -400,37 +401,45 @@ impl Recognizer {
                 || rest.starts_with(['也', '呢', '矣'])
                 || self.titles.keys().any(|t| rest.starts_with(t.as_str()))
         };
-        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
-        let mut pending: Option<(usize, usize)> = None; // (A, chapter) ending a run before a comma
-        for run in runs.iter() {
-            let found: Vec<(usize, usize, usize)> = ac
-                .find_iter(run.text)
+        let found_in = |text: &str| -> Vec<(usize, usize, usize)> {
+            ac.find_iter(text)
                 .map(|m| (m.start(), m.end(), owner[m.pattern().as_usize()]))
-                .collect();
-            // 姬X，即武王: A ended the last run at a comma.
-            if let Some((a, chapter)) = pending.take() {
-                if chapter == run.chapter {
-                    if let Some(&(s, e, b)) = found.first() {
-                        let cue = &run.text[..s];
-                        if matches!(cue, "即" | "即是") && b != a && ends_clause(&run.text[e..])
+                .collect()
+        };
+        // Each run on its own (in parallel), looking at the next run only
+        // when A ends this one at a comma (姬X，即武王).
+        let pairs: BTreeSet<(usize, usize)> = (0..runs.len())
+            .into_par_iter()
+            .flat_map_iter(|i| {
+                let run = runs.at(i);
+                let found = found_in(run.text);
+                let mut out: Vec<(usize, usize)> = found
+                    .windows(2)
+                    .filter(|w| {
+                        let ((_, e1, a), (s2, e2, b)) = (w[0], w[1]);
+                        a != b && same.contains(&&run.text[e1..s2]) && ends_clause(&run.text[e2..])
+                    })
+                    .map(|w| (w[0].2, w[1].2))
+                    .collect();
+                let comma_after = |&(_, e, _): &(usize, usize, usize)| {
+                    e == run.text.len() && matches!(run.after, '，' | ',')
+                };
+                if let (Some(&(_, _, a)), Some(next)) = (
+                    found.last().filter(|m| comma_after(m)),
+                    runs.get(i + 1).filter(|r| r.chapter == run.chapter),
+                ) {
+                    if let Some(&(s, e, b)) = found_in(next.text).first() {
+                        if matches!(&next.text[..s], "即" | "即是")
+                            && b != a
+                            && ends_clause(&next.text[e..])
                         {
-                            pairs.insert((a, b));
+                            out.push((a, b));
                         }
                     }
                 }
-            }
-            for w in found.windows(2) {
-                let ((_, e1, a), (s2, e2, b)) = (w[0], w[1]);
-                if a != b && same.contains(&&run.text[e1..s2]) && ends_clause(&run.text[e2..]) {
-                    pairs.insert((a, b));
-                }
-            }
-            if let Some(&(_, e, a)) = found.last() {
-                if e == run.text.len() && matches!(run.after, '，' | ',') {
-                    pending = Some((a, run.chapter));
-                }
-            }
-        }
+                out
+            })
+            .collect();
         let mut partners: FxMap<usize, Vec<usize>> = FxMap::default();
         for &(a, b) in &pairs {
             partners.entry(a).or_default().push(b);
