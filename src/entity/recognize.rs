@@ -1846,6 +1846,12 @@ mod tests {
             &["丞相", "主公", "二人", "中军", "大营", "伏兵", "大王", "众将"],
         ),
         (
+            "forms of address and role nouns of vernacular fiction are generic",
+            "伴当道：“相爷来了。”只见伴当笑道：“劣兄请。”那伴当又道：“走。”却说伴当问道：“何人？”",
+            &[],
+            &["伴当", "相爷", "劣兄"],
+        ),
+        (
             "a list of troops names its commanders",
             "而关内，乙室拔业兵马、刘延庆兵马、郭药师兵马早已在此准备。",
             &[(Person, "刘延庆"), (Person, "郭药师"), (Person, "乙室拔业")],
