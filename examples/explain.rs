@@ -33,7 +33,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err(e.into());
     }
     let texts: Vec<&str> = chapters.iter().map(|c| c.text.text.as_str()).collect();
-    let recognizer = Recognizer::new(Lexicon::builtin());
+    let mut recognizer = Recognizer::new(Lexicon::builtin());
+    // ZHNOVEL_MODEL / ZHNOVEL_TAGGER: explain with another model or tagger
+    // (a leave-one-out one from scripts/train-model).
+    if let Some(p) = std::env::var_os("ZHNOVEL_MODEL") {
+        let text = std::fs::read_to_string(&p)?;
+        let names = zhnovel::entity::FEATURES;
+        recognizer =
+            recognizer.with_model(Some(zhnovel::entity::model::Model::parse(&text, &names)?));
+    }
+    if let Some(p) = std::env::var_os("ZHNOVEL_TAGGER") {
+        let text = std::fs::read_to_string(&p)?;
+        recognizer = recognizer.with_tagger(Some(zhnovel::entity::tagger::Tagger::parse(&text)?));
+    }
     for word in words {
         print!("{}", recognizer.explain(&texts, &converter.convert(&word)));
     }

@@ -480,6 +480,10 @@ pub struct TrainArgs {
     /// L2 penalty on the weights.
     #[arg(long, default_value_t = 1e-3)]
     pub l2: f32,
+    /// Hidden units of the entity model beside its linear part (0: a
+    /// plain logistic regression).
+    #[arg(long, default_value_t = 8)]
+    pub hidden: usize,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]

@@ -35,8 +35,8 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
     let mut provenance = vec![
         format!("zhnovel {} entity model", env!("CARGO_PKG_VERSION")),
         format!(
-            "trained by `zhnovel train` ({} steps, l2 {}) on:",
-            args.steps, args.l2
+            "trained by `zhnovel train` ({} steps, l2 {}, {} hidden units) on:",
+            args.steps, args.l2, args.hidden
         ),
     ];
     for (book, key_path) in args.books.iter().zip(&args.keys) {
@@ -103,7 +103,14 @@ pub fn run(plan: &Plan, args: &TrainArgs) -> Result<ExitCode> {
         );
         atomic_write(path, |w| w.write_all(tagger.to_text().as_bytes()))?;
     }
-    let model = Model::train(&FEATURES, &all, args.steps, args.l2, provenance);
+    let model = Model::train(
+        &FEATURES,
+        &all,
+        args.steps,
+        args.l2,
+        args.hidden,
+        provenance,
+    );
     atomic_write(&args.output, |w| w.write_all(model.to_text().as_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }

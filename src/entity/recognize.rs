@@ -1439,6 +1439,36 @@ impl Recognizer {
                     self.judge_army(word, st, &m, &HashSet::new())
                 ));
                 out.push_str(&format!("  cohesion: {:.2}\n", self.cohesion(word, &m)));
+                if let (Some(model), Some(i)) =
+                    (&self.model, m.words.iter().position(|w| *w == word))
+                {
+                    let (rule, ctx) = self.rule_verdicts(&m);
+                    let x = self.features(i, word, st, &m, &ctx, rule_scores(&rule[i]));
+                    let p = model.predict(&x);
+                    out.push_str(&format!(
+                        "  model: none {:.3} person {:.3} place {:.3} (judges: {})\n",
+                        p[0],
+                        p[1],
+                        p[2],
+                        self.model_judges(word, st)
+                    ));
+                    // The largest pulls towards person against none.
+                    let mut pulls: Vec<(f32, &str, f32)> = (0..x.len())
+                        .map(|j| {
+                            let z = (x[j] - model.mean[j]) / model.scale[j];
+                            (
+                                z * (model.weights[model::PERSON][j]
+                                    - model.weights[model::NONE][j]),
+                                FEATURES[j],
+                                x[j],
+                            )
+                        })
+                        .collect();
+                    pulls.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
+                    for (v, name, raw) in pulls.iter().take(10) {
+                        out.push_str(&format!("    {name:<22} {raw:>8.3} person-none {v:+.3}\n"));
+                    }
+                }
             }
             None => out.push_str(&format!("{word}: not proposed\n")),
         }

@@ -28,6 +28,14 @@ fn a_tiny_training_run_writes_a_model_that_analyze_loads() {
     );
     assert!(text.contains("\nfeature\tmean\tscale\tnone\tperson\tplace\n"));
     assert!(text.contains("\nctx_person_right\t") && text.contains("\n(bias)\t"));
+    // Eight hidden units by default, three fits averaged: 24 lines.
+    assert_eq!(text.matches("\n(hidden)\t").count(), 24, "{text}");
+    assert!(text.contains("8 hidden units"));
+    let plain = d.path("plain.tsv");
+    train_on_book(&key, &["-o", p(&plain), "--hidden", "0"]);
+    let plain_text = d.read("plain.tsv");
+    assert!(!plain_text.contains("(hidden)") && plain_text.contains("0 hidden units"));
+    zhnovel(&["entities", BOOK, "--model", p(&plain)]).success();
     // The model loads and decides: its entities carry the `model` code.
     let with = d.path("with");
     zhnovel(&["analyze", BOOK, "-o", p(&with), "--model", p(&model)]).success();

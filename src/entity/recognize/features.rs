@@ -16,7 +16,7 @@ use super::{side_entropy, Measured, Recognizer, Stat, Tag};
 use crate::hash::FxMap;
 
 /// The features, in the order `Recognizer::features` computes them.
-pub const FEATURES: [&str; 54] = [
+pub const FEATURES: [&str; 56] = [
     "log_count",
     "len2",
     "len3",
@@ -71,6 +71,8 @@ pub const FEATURES: [&str; 54] = [
     "ctx_person_right",
     "ctx_place_left",
     "ctx_place_right",
+    "log_strong_unlisted",
+    "log_mov_unlisted",
 ];
 
 /// Neighbour code of a run edge (punctuation or a line end): no character has it.
@@ -320,6 +322,21 @@ impl Recognizer {
         f.push(rule.0 as f32);
         f.push(rule.1 as f32);
         f.extend_from_slice(&c);
+        // Counts as well as rates: 35 strong cues prove a name that is
+        // also said 200 times without one (a rate alone reads it as weak),
+        // unless jieba lists the string as a word of another kind (悄悄道:
+        // an adverb before 道 as often as a name).
+        let unlisted = |t: Tag| tag.is_none() || tag == Some(t);
+        f.push(if unlisted(Tag::Person) {
+            (1.0 + st.strong as f32).ln()
+        } else {
+            0.0
+        });
+        f.push(if unlisted(Tag::Place) {
+            (1.0 + st.mov as f32).ln()
+        } else {
+            0.0
+        });
         debug_assert_eq!(f.len(), FEATURES.len());
         f
     }
