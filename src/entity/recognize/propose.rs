@@ -209,6 +209,11 @@ impl Recognizer {
                 if i + slen > n || !self.surname_keys.contains_key(&key(run, i, i + slen)) {
                     continue;
                 }
+                // 何氏, 孙氏: a woman named by her family (judged by
+                // `person_score`, though a clan word is no given name).
+                if i + slen < n && self.chars.clan.contains(&run.ch(i + slen)) {
+                    out.push((i, i + slen + 1));
+                }
                 for glen in 1..=2 {
                     let j = i + slen + glen;
                     if j > n {

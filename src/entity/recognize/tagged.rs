@@ -162,19 +162,17 @@ impl Recognizer {
 
     /// Whether a name boundary between `head` and `tail` would split a
     /// common word (孟先|生, 西厢|房, 进|退维谷): the characters either side
-    /// make a frequent dictionary word, and the one outside the name
-    /// (`starts`: the one before) is no cue of its own (岳安人|道 is a name
-    /// and a speech cue, not 人道).
+    /// make a frequent dictionary word, and the one after the name is no
+    /// cue of its own (岳安人|道 is a name and a speech cue, not 人道).
+    /// `starts`: the boundary is the name's start.
     fn splits_word(&self, head: &str, tail: &str, starts: bool) -> bool {
         let (Some(last), Some(next)) = (head.chars().next_back(), tail.chars().next()) else {
             return false;
         };
-        let outside = if starts { last } else { next };
+        // A cue after the name is read as a cue (岳安人|道); one before it
+        // is not (对|方派 is 对方, though 对 is a cue of address).
         let mut buf = [0u8; 4];
-        if self
-            .cues
-            .contains_key(outside.encode_utf8(&mut buf) as &str)
-        {
+        if !starts && self.cues.contains_key(next.encode_utf8(&mut buf) as &str) {
             return false;
         }
         let pair: String = [last, next].iter().collect();
@@ -283,6 +281,8 @@ mod tests {
             ("柯北", "辰道", false, false),
             ("进", "退维谷", true, true),
             ("命", "柯北辰", true, false),
+            // a cue before the name does not excuse the word it makes
+            ("就算对", "方北辰", true, true),
         ];
         for (head, tail, starts, want) in table {
             assert_eq!(r.splits_word(head, tail, starts), want, "{head}|{tail}");
