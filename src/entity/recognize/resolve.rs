@@ -159,6 +159,10 @@ impl Recognizer {
                     } else {
                         alias_into.push((ai, bi, false));
                     }
+                } else if name_and_next(a, b) && outside >= b.count as f64 {
+                    // 汤怀住, 赵普卒: a person and the next character, said
+                    // once or twice, and less often than the person alone.
+                    keep[bi] = false;
                 } else if !suffixed
                     && given_name.is_none()
                     && (b.count as f64) < 0.34 * a.count as f64
@@ -942,6 +946,23 @@ fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     (containers, contained)
 }
 
+/// A person and the character after it is said at most this often.
+const NAME_AND_NEXT_MAX: u32 = 2;
+
+/// Whether person `b` is person `a` and the character after it (汤怀住
+/// in 命汤怀住在帐中), said at most `NAME_AND_NEXT_MAX` times and less
+/// often than `a`. The caller also wants `a` said alone at least as often
+/// as `b` (耶律斜, a slip for 耶律斜轸 said once alone, does not take
+/// 耶律斜轸's place).
+fn name_and_next(a: &Decided, b: &Decided) -> bool {
+    a.kind == EntityType::Person
+        && b.kind == EntityType::Person
+        && b.name.starts_with(a.name.as_str())
+        && b.name.chars().count() == a.name.chars().count() + 1
+        && b.count <= NAME_AND_NEXT_MAX
+        && b.count < a.count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -989,6 +1010,21 @@ mod tests {
                 ("元庆", 96, true),
             ],
             &[("何元庆", &[]), ("王元庆", &[]), ("元庆", &[])],
+        ),
+        (
+            "a person and the next character, said once, the person alone as often",
+            &[("韩千山住", 1, true), ("韩千山", 2, true)],
+            &[("韩千山", &[])],
+        ),
+        (
+            "a name said twice beside a slip for it said once alone stays",
+            &[("耶律北辰", 2, true), ("耶律北", 3, true)],
+            &[("耶律北", &[]), ("耶律北辰", &[])],
+        ),
+        (
+            "a person and the next character said three times is left to the other rules",
+            &[("韩千山住", 3, true), ("韩千山", 7, true)],
+            &[("韩千山", &[]), ("韩千山住", &[])],
         ),
     ];
 
