@@ -179,6 +179,21 @@ impl Recognizer {
         self.is_frequent_word(&pair, COMMON_WORD_FREQ)
     }
 
+    /// Whether a name ending at the boundary between `head` and `tail`
+    /// ends inside a title: its last character and the next one or two
+    /// make a title of `dict/titles.txt` (潘招|讨: 招讨 is a title, the name
+    /// is 潘 and the title 招讨).
+    fn ends_inside_title(&self, head: &str, tail: &str) -> bool {
+        let Some(last) = head.chars().next_back() else {
+            return false;
+        };
+        let mut t = String::from(last);
+        tail.chars().take(2).any(|c| {
+            t.push(c);
+            self.titles.contains_key(&t)
+        })
+    }
+
     /// Whether the name read at the start of `text` (`len` bytes) and the
     /// next two characters make a dictionary word (崇山|峻岭): a word in a
     /// set phrase, not a name. Rarer words than `COMMON_WORD_FREQ` count:
@@ -215,6 +230,7 @@ impl Recognizer {
                         cell[2] += 1;
                         let (head, tail) = run.text.split_at(mt.end());
                         let split = self.splits_word(head, tail, false)
+                            || self.ends_inside_title(head, tail)
                             || self
                                 .runs_on_into_word(&run.text[mt.start()..], mt.end() - mt.start())
                             || self.splits_word(
@@ -286,6 +302,21 @@ mod tests {
         ];
         for (head, tail, starts, want) in table {
             assert_eq!(r.splits_word(head, tail, starts), want, "{head}|{tail}");
+        }
+    }
+
+    #[test]
+    fn a_reading_that_ends_inside_a_title_is_none() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // (text before the boundary, after it, ends inside a title)
+        let table = [
+            ("韩招", "讨领兵", true),
+            ("韩千山", "招讨", false),
+            ("柯北辰", "道：", false),
+            ("柯北", "辰道", false),
+        ];
+        for (head, tail, want) in table {
+            assert_eq!(r.ends_inside_title(head, tail), want, "{head}|{tail}");
         }
     }
 
