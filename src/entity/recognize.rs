@@ -58,6 +58,8 @@
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
 //! | `form`  | a surname + title form (蒋爷, 白五弟) bound to the one person the book names by it |
 //! | `epithet` | a title or sobriquet written right before one full name at least three times (北刀韩千山), bound to that person |
+//! | `same`  | two persons the text declares one (X就是Y, X，即Y也, X原名Y), merged |
+//! | `order` | a surname + birth-order form (杨六郎) written right before one person's name (六郎延昭), bound to that person |
 //! | `realm` | a founder's name the book mostly uses for his realm (X天下, X营): a faction |
 //!
 //! # Type decision order
@@ -1310,6 +1312,8 @@ impl Recognizer {
         phases.mark(t0, "decide: epithets");
         let all = self.bind_declared(all, runs);
         phases.mark(t0, "decide: declared");
+        let all = self.bind_birth_order(all, runs);
+        phases.mark(t0, "decide: birth order");
         // Again, now that epithets say their person's chapters too.
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms again");

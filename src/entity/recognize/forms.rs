@@ -19,6 +19,8 @@
 //!   it with a title.
 //! - An epithet written right before one full name (北刀韩千山, 武威王X)
 //!   is that person's (`bind_epithets`).
+//! - A birth-order form right before a person's name (六郎延昭) is that
+//!   person's (`bind_birth_order`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{class_index, Decided, Recognizer};
@@ -462,6 +464,101 @@ impl Recognizer {
         merge_into(decided, &bind, "same")
     }
 
+    /// A birth-order form written right before a person's given or full
+    /// name (六郎延昭, 四爷韩千山: the sixth son, 延昭) names that person:
+    /// the surname + birth-order form (杨六郎, 韩四爷), when it is a person
+    /// of its own, is bound to the full name (evidence `order`). Unlike the
+    /// title forms, 郎 counts here: the text itself says who the sixth son
+    /// is. A form written so before two people, or a person with two such
+    /// forms, is ambiguous and stays apart.
+    pub(super) fn bind_birth_order(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let persons: Vec<usize> = (0..decided.len())
+            .filter(|&i| decided[i].kind == EntityType::Person)
+            .collect();
+        if persons.len() < 2 {
+            return decided;
+        }
+        // Every name and alias of a person, to find its row.
+        let mut row_of: FxMap<&str, usize> = FxMap::default();
+        for &i in &persons {
+            for n in std::iter::once(&decided[i].name).chain(&decided[i].aliases) {
+                row_of.entry(n.as_str()).or_insert(i);
+            }
+        }
+        // A person's surname and the names that follow a birth-order form:
+        // the full name and a given name used alone.
+        let mut forms: Vec<&str> = Vec::new();
+        let mut owner: Vec<(usize, &str)> = Vec::new();
+        for &i in &persons {
+            let d = &decided[i];
+            let chars: Vec<char> = d.name.chars().collect();
+            let Some((sl, _)) = self.surname(&chars, &d.name) else {
+                continue;
+            };
+            if !(1..=3).contains(&(chars.len() - sl)) {
+                continue;
+            }
+            let surname = &d.name[..chars[..sl].iter().map(|c| c.len_utf8()).sum::<usize>()];
+            let given = &d.name[surname.len()..];
+            for n in std::iter::once(d.name.as_str())
+                .chain(d.aliases.iter().map(String::as_str).filter(|a| *a == given))
+            {
+                forms.push(n);
+                owner.push((i, surname));
+            }
+        }
+        if forms.is_empty() {
+            return decided;
+        }
+        let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest, false);
+        let order_char = |c: char| self.chars.birth_order.contains(&c) && !matches!(c, '小' | '老');
+        let honorific = |c: char| {
+            c == '郎'
+                || self
+                    .lex
+                    .honorifics
+                    .contains(c.encode_utf8(&mut [0; 4]) as &str)
+        };
+        let pairs: Vec<(usize, usize)> = (0..runs.len())
+            .into_par_iter()
+            .flat_map_iter(|r| {
+                let run = runs.at(r);
+                let mut out = Vec::new();
+                for m in ac.find_iter(run.text) {
+                    let (p, surname) = owner[m.pattern().as_usize()];
+                    let mut before = run.text[..m.start()].chars().rev();
+                    let (Some(h), Some(b)) = (before.next(), before.next()) else {
+                        continue;
+                    };
+                    if !honorific(h) || !order_char(b) {
+                        continue;
+                    }
+                    let form = format!("{surname}{b}{h}");
+                    if let Some(&f) = row_of.get(form.as_str()) {
+                        if f != p {
+                            out.push((f, p));
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().collect();
+        let mut partners: FxMap<usize, usize> = FxMap::default();
+        for &(f, p) in &pairs {
+            *partners.entry(f).or_default() += 1;
+            *partners.entry(p).or_default() += 1;
+        }
+        let mut bind: Vec<(usize, usize)> = pairs
+            .into_iter()
+            .filter(|(f, p)| {
+                partners[f] == 1 && partners[p] == 1 && !self.is_user_canonical(&decided[*f].name)
+            })
+            .collect();
+        bind.sort_unstable();
+        merge_into(decided, &bind, "order")
+    }
+
     /// Merges 大宋, 宋朝, 宋国 into the faction 宋 when 宋 is one.
     pub(super) fn merge_faction_forms(&self, decided: Vec<Decided>) -> Vec<Decided> {
         let faction_at: FxMap<&str, usize> = decided
@@ -821,6 +918,58 @@ mod tests {
     #[test]
     fn declared_names_by_table() {
         check_table(DECLARED_CASES, |r, d, runs| r.bind_declared(d, runs));
+    }
+
+    const BIRTH_ORDER_CASES: &[Case] = &[
+        (
+            "a birth-order form before a full name",
+            &["只见四爷韩千山走来。"],
+            &["韩千山", "韩四爷"],
+            &[("韩千山", &["韩四爷"])],
+        ),
+        (
+            "郎 counts: the sixth son is named",
+            &["六郎柯北辰上前。"],
+            &["柯北辰", "柯六郎"],
+            &[("柯北辰", &["柯六郎"])],
+        ),
+        (
+            "one form before two people: ambiguous, no merge",
+            &["四爷韩千山来了。四爷韩北辰也来了。"],
+            &["韩千山", "韩北辰", "韩四爷"],
+            &[("韩千山", &[]), ("韩北辰", &[]), ("韩四爷", &[])],
+        ),
+        (
+            "老 is age, not birth order",
+            &["老爷韩千山坐下。"],
+            &["韩千山", "韩老爷"],
+            &[("韩千山", &[]), ("韩老爷", &[])],
+        ),
+        (
+            "the form takes the surname of the name after it",
+            &["四爷柯北辰坐下。"],
+            &["柯北辰", "韩四爷"],
+            &[("柯北辰", &[]), ("韩四爷", &[])],
+        ),
+    ];
+
+    #[test]
+    fn birth_order_forms_by_table() {
+        check_table(BIRTH_ORDER_CASES, |r, d, runs| r.bind_birth_order(d, runs));
+    }
+
+    #[test]
+    fn a_birth_order_form_before_a_given_name_used_alone() {
+        let store = RunStore::new(&["六郎千山上前。"]);
+        let runs = store.runs();
+        let mut person = entity(EntityType::Person, "韩千山");
+        person.aliases.insert("千山".into());
+        let form = entity(EntityType::Person, "韩六郎");
+        let got = merged(&recognizer().bind_birth_order(vec![person, form], &runs));
+        assert_eq!(
+            got,
+            super::super::expected_rows(&[("韩千山", &["千山", "韩六郎"])])
+        );
     }
 
     #[test]
