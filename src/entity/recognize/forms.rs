@@ -470,7 +470,9 @@ impl Recognizer {
     /// of its own, is bound to the full name (evidence `order`). Unlike the
     /// title forms, 郎 counts here: the text itself says who the sixth son
     /// is. A form written so before two people, or a person with two such
-    /// forms, is ambiguous and stays apart.
+    /// forms, is ambiguous and stays apart. A given name written alone
+    /// after the form (七郎延嗣) joins the one person named surname + that
+    /// form (杨七郎), if only one is.
     pub(super) fn bind_birth_order(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let persons: Vec<usize> = (0..decided.len())
             .filter(|&i| decided[i].kind == EntityType::Person)
@@ -492,9 +494,12 @@ impl Recognizer {
         for &i in &persons {
             let d = &decided[i];
             let chars: Vec<char> = d.name.chars().collect();
-            let Some((sl, _)) = self.surname(&chars, &d.name) else {
+            // A given name alone (延嗣) takes the surname of the one form
+            // written before it (七郎延嗣: 杨七郎).
+            let sl = self.surname(&chars, &d.name).map_or(0, |(sl, _)| sl);
+            if sl == 0 && chars.len() != 2 {
                 continue;
-            };
+            }
             if !(1..=3).contains(&(chars.len() - sl)) {
                 continue;
             }
@@ -509,6 +514,20 @@ impl Recognizer {
         }
         if forms.is_empty() {
             return decided;
+        }
+        // Persons named surname + birth order + honorific (杨七郎), by the
+        // last two characters.
+        let mut by_order: FxMap<(char, char), Vec<usize>> = FxMap::default();
+        for &i in &persons {
+            let chars: Vec<char> = decided[i].name.chars().collect();
+            if let Some((sl, _)) = self.surname(&chars, &decided[i].name) {
+                if chars.len() == sl + 2 {
+                    by_order
+                        .entry((chars[sl], chars[sl + 1]))
+                        .or_default()
+                        .push(i);
+                }
+            }
         }
         let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest, false);
         let order_char = |c: char| self.chars.birth_order.contains(&c) && !matches!(c, '小' | '老');
@@ -531,6 +550,15 @@ impl Recognizer {
                         continue;
                     };
                     if !honorific(h) || !order_char(b) {
+                        continue;
+                    }
+                    if surname.is_empty() {
+                        // The given name joins the one form (杨七郎).
+                        if let Some([f]) = by_order.get(&(b, h)).map(Vec::as_slice) {
+                            if *f != p {
+                                out.push((p, *f));
+                            }
+                        }
                         continue;
                     }
                     let form = format!("{surname}{b}{h}");
@@ -950,6 +978,18 @@ mod tests {
             &["四爷柯北辰坐下。"],
             &["柯北辰", "韩四爷"],
             &[("柯北辰", &[]), ("韩四爷", &[])],
+        ),
+        (
+            "a given name alone joins the one surname + form",
+            &["七郎北辰上前。"],
+            &["北辰", "韩七郎"],
+            &[("韩七郎", &["北辰"])],
+        ),
+        (
+            "a given name alone after a form two families have: no merge",
+            &["七郎北辰上前。"],
+            &["北辰", "韩七郎", "柯七郎"],
+            &[("北辰", &[]), ("柯七郎", &[]), ("韩七郎", &[])],
         ),
     ];
 
