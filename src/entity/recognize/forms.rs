@@ -21,6 +21,8 @@
 //!   is that person's (`bind_epithets`).
 //! - A birth-order form right before a person's name (六郎延昭) is that
 //!   person's (`bind_birth_order`).
+//! - A person named with the faction first (金兀术) is the person the rest
+//!   names (`bind_faction_prefixed`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{class_index, Decided, Recognizer};
@@ -587,6 +589,47 @@ impl Recognizer {
         merge_into(decided, &bind, "order")
     }
 
+    /// A person named with the faction first (金兀术: 兀术 of 金; 北燕韩千山)
+    /// is the person the rest names, when the rest is the name or an alias
+    /// of another person (evidence `alias`).
+    pub(super) fn bind_faction_prefixed(&self, decided: Vec<Decided>) -> Vec<Decided> {
+        let mut faction_names: std::collections::HashSet<&str> = Default::default();
+        let mut person_of: FxMap<&str, usize> = FxMap::default();
+        for (i, d) in decided.iter().enumerate() {
+            let names =
+                std::iter::once(d.name.as_str()).chain(d.aliases.iter().map(String::as_str));
+            match d.kind {
+                EntityType::Faction => faction_names.extend(names),
+                EntityType::Person => {
+                    for n in names {
+                        person_of.entry(n).or_insert(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut bind = Vec::new();
+        for (i, d) in decided.iter().enumerate() {
+            if d.kind != EntityType::Person || self.is_user_canonical(&d.name) {
+                continue;
+            }
+            let cuts = d.name.char_indices().map(|(k, _)| k).skip(1).take(2);
+            for k in cuts {
+                let (head, rest) = d.name.split_at(k);
+                if rest.chars().count() < 2 || !faction_names.contains(head) {
+                    continue;
+                }
+                if let Some(&p) = person_of.get(rest) {
+                    if p != i {
+                        bind.push((i, p));
+                        break;
+                    }
+                }
+            }
+        }
+        merge_into(decided, &bind, "alias")
+    }
+
     /// Merges 大宋, 宋朝, 宋国 into the faction 宋 when 宋 is one.
     pub(super) fn merge_faction_forms(&self, decided: Vec<Decided>) -> Vec<Decided> {
         let faction_at: FxMap<&str, usize> = decided
@@ -996,6 +1039,62 @@ mod tests {
     #[test]
     fn birth_order_forms_by_table() {
         check_table(BIRTH_ORDER_CASES, |r, d, runs| r.bind_birth_order(d, runs));
+    }
+
+    #[test]
+    fn a_person_named_with_the_faction_first_by_table() {
+        // (rule, persons with their aliases, factions, expected rows)
+        type Case = (
+            &'static str,
+            &'static [(&'static str, &'static [&'static str])],
+            &'static [&'static str],
+            &'static [(&'static str, &'static [&'static str])],
+        );
+        let cases: &[Case] = &[
+            (
+                "faction + a person's alias",
+                &[("柯北辰", &["北辰"]), ("燕北辰", &[])],
+                &["燕"],
+                &[("柯北辰", &["北辰", "燕北辰"])],
+            ),
+            (
+                "faction + a person's name",
+                &[("韩千山", &[]), ("北燕韩千山", &[])],
+                &["北燕"],
+                &[("韩千山", &["北燕韩千山"])],
+            ),
+            (
+                "no faction first: two people",
+                &[("柯北辰", &["北辰"]), ("燕北辰", &[])],
+                &["秦"],
+                &[("柯北辰", &["北辰"]), ("燕北辰", &[])],
+            ),
+            (
+                "the rest is no one's name",
+                &[("燕山", &[]), ("燕山青", &[])],
+                &["燕"],
+                &[("燕山", &[]), ("燕山青", &[])],
+            ),
+        ];
+        for (rule, persons, factions, want) in cases {
+            let mut decided: Vec<Decided> = persons
+                .iter()
+                .map(|(n, aliases)| {
+                    let mut d = entity(EntityType::Person, n);
+                    d.aliases.extend(aliases.iter().map(|a| a.to_string()));
+                    d
+                })
+                .collect();
+            decided.extend(factions.iter().map(|f| entity(EntityType::Faction, f)));
+            let got: BTreeSet<(String, Vec<String>)> = merged(
+                &recognizer()
+                    .bind_faction_prefixed(decided)
+                    .into_iter()
+                    .filter(|d| d.kind == EntityType::Person)
+                    .collect::<Vec<_>>(),
+            );
+            assert_eq!(got, super::super::expected_rows(want), "{rule}");
+        }
     }
 
     #[test]
