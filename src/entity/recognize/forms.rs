@@ -482,13 +482,7 @@ impl Recognizer {
         if persons.len() < 2 {
             return decided;
         }
-        // Every name and alias of a person, to find its row.
-        let mut row_of: FxMap<&str, usize> = FxMap::default();
-        for &i in &persons {
-            for n in std::iter::once(&decided[i].name).chain(&decided[i].aliases) {
-                row_of.entry(n.as_str()).or_insert(i);
-            }
-        }
+        let row_of = person_rows(&decided);
         // A person's surname and the names that follow a birth-order form:
         // the full name and a given name used alone.
         let mut forms: Vec<&str> = Vec::new();
@@ -593,21 +587,13 @@ impl Recognizer {
     /// is the person the rest names, when the rest is the name or an alias
     /// of another person (evidence `alias`).
     pub(super) fn bind_faction_prefixed(&self, decided: Vec<Decided>) -> Vec<Decided> {
-        let mut faction_names: std::collections::HashSet<&str> = Default::default();
-        let mut person_of: FxMap<&str, usize> = FxMap::default();
-        for (i, d) in decided.iter().enumerate() {
-            let names =
-                std::iter::once(d.name.as_str()).chain(d.aliases.iter().map(String::as_str));
-            match d.kind {
-                EntityType::Faction => faction_names.extend(names),
-                EntityType::Person => {
-                    for n in names {
-                        person_of.entry(n).or_insert(i);
-                    }
-                }
-                _ => {}
-            }
-        }
+        let faction_names: std::collections::HashSet<&str> = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Faction)
+            .flat_map(|d| std::iter::once(&d.name).chain(&d.aliases))
+            .map(String::as_str)
+            .collect();
+        let person_of = person_rows(&decided);
         let mut bind = Vec::new();
         for (i, d) in decided.iter().enumerate() {
             if d.kind != EntityType::Person || self.is_user_canonical(&d.name) {
@@ -660,8 +646,19 @@ impl Recognizer {
     }
 }
 
-/// Moves each `(from, into)` entity into the other as an alias (with its
-/// aliases and count), with an evidence code.
+/// Every name and alias of a person, and the (first) row it names.
+fn person_rows(decided: &[Decided]) -> FxMap<&str, usize> {
+    let mut rows: FxMap<&str, usize> = FxMap::default();
+    for (i, d) in decided.iter().enumerate() {
+        if d.kind == EntityType::Person {
+            for n in std::iter::once(&d.name).chain(&d.aliases) {
+                rows.entry(n.as_str()).or_insert(i);
+            }
+        }
+    }
+    rows
+}
+
 /// A matcher of the names of `ids` (and of their aliases, for those
 /// `with_aliases` picks), longest first, and the id each pattern names.
 fn said_by(
@@ -683,6 +680,8 @@ fn said_by(
     (ac, owner)
 }
 
+/// Moves each `(from, into)` entity into the other as an alias (with its
+/// aliases and count), with an evidence code.
 fn merge_into(
     mut decided: Vec<Decided>,
     bind: &[(usize, usize)],
