@@ -1306,6 +1306,7 @@ impl Recognizer {
         let all = self.add_stated_names(all, runs);
         phases.mark(t0, "decide: stated names");
         let all = self.merge_faction_forms(all);
+        let all = self.bind_consort_forms(all, runs);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);

@@ -32,7 +32,7 @@ use crate::entity::EntityType;
 use crate::hash::FxMap;
 use aho_corasick::MatchKind;
 use rayon::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Share of a form's attributed mentions that must go to one person to
 /// bind it.
@@ -616,6 +616,96 @@ impl Recognizer {
         merge_into(decided, &bind, "alias")
     }
 
+    /// A ruler's wife holds the consort titles in turn (刘妃, then 刘后, then
+    /// 刘太后), so a book's persons named one surname + a consort title are
+    /// one woman and join the one said most (evidence `consort`), unless
+    /// one clause names two of them (刘妃与刘贵妃: two women). The
+    /// one-character short forms of the titles (后 of 皇后, 妃 of 贵妃)
+    /// count.
+    pub(super) fn bind_consort_forms(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let short: std::collections::HashSet<char> = self
+            .lex
+            .consort_titles
+            .iter()
+            .filter_map(|t| {
+                let cs: Vec<char> = t.chars().collect();
+                let last = *cs.last()?;
+                (cs.len() >= 2 && cs[cs.len() - 2] != last).then_some(last)
+            })
+            .filter(|c| !RELATIVE_TITLES.iter().any(|t| t.chars().eq([*c])))
+            .collect();
+        let mut by_surname: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, d) in decided.iter().enumerate() {
+            if d.kind != EntityType::Person {
+                continue;
+            }
+            let chars: Vec<char> = d.name.chars().collect();
+            let Some((sl, _)) = self.surname(&chars, &d.name) else {
+                continue;
+            };
+            let rest: String = chars[sl..].iter().collect();
+            let consort = self.lex.consort_titles.contains(&rest)
+                || (chars.len() == sl + 1 && short.contains(&chars[sl]));
+            if consort {
+                let surname: String = chars[..sl].iter().collect();
+                by_surname.entry(surname).or_default().push(i);
+            }
+        }
+        by_surname.retain(|_, rows| rows.len() >= 2);
+        if by_surname.is_empty() {
+            return decided;
+        }
+        let ids: Vec<usize> = by_surname.values().flatten().copied().collect();
+        let (ac, owner) = said_by(&decided, &ids, |_| false);
+        let group_of: FxMap<usize, &str> = by_surname
+            .iter()
+            .flat_map(|(s, rows)| rows.iter().map(move |&i| (i, s.as_str())))
+            .collect();
+        // Surnames with two of their forms in one clause.
+        let two_women: std::collections::HashSet<&str> = (0..runs.len())
+            .into_par_iter()
+            .flat_map_iter(|r| {
+                let mut seen: Vec<usize> = ac
+                    .find_iter(runs.at(r).text)
+                    .map(|m| owner[m.pattern().as_usize()])
+                    .collect();
+                seen.sort_unstable();
+                seen.dedup();
+                let mut out = Vec::new();
+                for (k, &a) in seen.iter().enumerate() {
+                    out.extend(
+                        seen[k + 1..]
+                            .iter()
+                            .filter(|&&b| group_of[&a] == group_of[&b])
+                            .map(|_| group_of[&a]),
+                    );
+                }
+                out
+            })
+            .collect();
+        let mut bind = Vec::new();
+        for (surname, rows) in &by_surname {
+            if two_women.contains(surname.as_str())
+                || rows
+                    .iter()
+                    .any(|&i| self.is_user_canonical(&decided[i].name))
+            {
+                continue;
+            }
+            let into = *rows
+                .iter()
+                .max_by(|&&a, &&b| {
+                    decided[a]
+                        .count
+                        .cmp(&decided[b].count)
+                        .then(decided[b].name.cmp(&decided[a].name))
+                })
+                .expect("two rows");
+            bind.extend(rows.iter().filter(|&&i| i != into).map(|&i| (i, into)));
+        }
+        merge_into(decided, &bind, "consort")
+    }
+
     /// Merges 大宋, 宋朝, 宋国 into the faction 宋 when 宋 is one.
     pub(super) fn merge_faction_forms(&self, decided: Vec<Decided>) -> Vec<Decided> {
         let faction_at: FxMap<&str, usize> = decided
@@ -1038,6 +1128,45 @@ mod tests {
     #[test]
     fn birth_order_forms_by_table() {
         check_table(BIRTH_ORDER_CASES, |r, d, runs| r.bind_birth_order(d, runs));
+    }
+
+    /// (rule, chapters, persons, expected rows) for consort titles.
+    const CONSORT_CASES: &[Case] = &[
+        (
+            "one surname's consort titles, held in turn, are one woman",
+            &["韩妃入宫。", "韩后坐下。韩太后出门。"],
+            &["韩妃", "韩后", "韩太后"],
+            &[("韩后", &["韩太后", "韩妃"])],
+        ),
+        (
+            "娘娘 is a consort title",
+            &["韩贵妃入宫。韩娘娘坐下。"],
+            &["韩贵妃", "韩娘娘"],
+            &[("韩娘娘", &["韩贵妃"])],
+        ),
+        (
+            "two forms in one clause are two women",
+            &["韩妃与韩贵妃同坐。", "韩妃出门。"],
+            &["韩妃", "韩贵妃"],
+            &[("韩妃", &[]), ("韩贵妃", &[])],
+        ),
+        (
+            "two surnames are two women",
+            &["韩后坐下。柯妃出门。"],
+            &["韩后", "柯妃"],
+            &[("韩后", &[]), ("柯妃", &[])],
+        ),
+        (
+            "a wife's or a mother's title is no consort's",
+            &["韩夫人坐下。韩母出门。韩妃入宫。"],
+            &["韩夫人", "韩母", "韩妃"],
+            &[("韩夫人", &[]), ("韩母", &[]), ("韩妃", &[])],
+        ),
+    ];
+
+    #[test]
+    fn consort_forms_by_table() {
+        check_table(CONSORT_CASES, |r, d, runs| r.bind_consort_forms(d, runs));
     }
 
     #[test]
