@@ -139,6 +139,7 @@ pub struct CharClasses {
     pub name_word: CharSet,
     pub clan: CharSet,
     pub magnitude: CharSet,
+    pub unit_echelon: CharSet,
 }
 
 impl CharClasses {
@@ -188,6 +189,7 @@ impl CharClasses {
             name_word: take("name_word")?,
             clan: take("clan")?,
             magnitude: take("magnitude")?,
+            unit_echelon: take("unit_echelon")?,
         })
     }
 }

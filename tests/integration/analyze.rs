@@ -367,3 +367,32 @@ fn cooccurrence_pairs_are_ordered_and_window_changes_counts() {
         assert!(r[4].parse::<u64>().unwrap() >= 2);
     }
 }
+
+/// Modern war fiction (an invented text): its people, places and units,
+/// with units named by number (一营, 二营, 三营) and by word (独立团) once
+/// the book writes their commanders (团长, 营长).
+#[test]
+fn modern_war_fiction_gives_its_units_people_and_places() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&[
+        "analyze",
+        "tests/data/modern-war-invented.txt",
+        "-o",
+        p(&out),
+        "-q",
+    ])
+    .success();
+    let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
+    for unit in ["一营", "二营", "三营", "独立团", "第五师"] {
+        assert_eq!(kind(unit).as_deref(), Some("army"), "{unit}");
+    }
+    for person in ["韩千山", "柯北辰", "苏青禾", "赵铁柱", "林望舒", "周明远"] {
+        assert_eq!(kind(person).as_deref(), Some("person"), "{person}");
+    }
+    for place in ["柳河镇", "黑石岭"] {
+        assert_eq!(kind(place).as_deref(), Some("place"), "{place}");
+    }
+    // 警卫连 is said twice and 连长 twice: not enough to make it a unit.
+    assert_eq!(kind("警卫连"), None);
+}

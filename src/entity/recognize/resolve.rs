@@ -25,6 +25,13 @@ enum GivenName {
 const SLANG_SHARE: f64 = 0.15;
 const MIN_SLANG_ARMY: u32 = 5;
 
+/// Times a book must write an echelon's commander (团长) for the echelon
+/// to name its units, and a word-named unit (独立团) must be said.
+const MIN_RANK: u32 = 3;
+const MIN_NAMED_UNIT: u32 = 3;
+/// Times each numbered unit of a series (一营, 二营) must be said.
+const MIN_NUMBERED_UNIT: u32 = 2;
+
 /// Times a one-character-stem sect must be followed by a member word.
 const MIN_SECT_MEMBERS: u32 = 2;
 
@@ -655,6 +662,122 @@ impl Recognizer {
         armies
     }
 
+    /// Modern units. A book that writes an echelon's commander (团长, 营长,
+    /// 连长: `unit_echelon` of dict/chars.tsv + 长) at least `MIN_RANK`
+    /// times names its units with the echelon (evidence `unit`):
+    /// - a numeral before it, in a series: 一营 and 二营 (or 第三营), each
+    ///   said `MIN_NUMBERED_UNIT` times; one alone may be 一团 "a mass",
+    ///   一连 "in a row";
+    /// - a two-character word before it, said `MIN_NAMED_UNIT` times
+    ///   (独立团, 警卫连), unless the echelon starts a word with what
+    ///   follows (警卫连忙) or ends one with the stem (安排).
+    pub(super) fn add_unit_armies(&self, mut armies: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let mut echelons: Vec<char> = self.chars.unit_echelon.iter().collect();
+        echelons.sort_unstable();
+        let ranks: Vec<String> = echelons.iter().map(|e| format!("{e}长")).collect();
+        let echelons: Vec<char> = echelons
+            .into_iter()
+            .zip(count_in(&ranks, runs))
+            .filter(|&(_, n)| n >= MIN_RANK)
+            .map(|(e, _)| e)
+            .collect();
+        if echelons.is_empty() {
+            return armies;
+        }
+        // Ordinal numerals only: 两团, 几连 and 百团 are counts.
+        let ordinal = |c: char| self.numerals.contains(&c) && !"两几数百千万".contains(c);
+        let stem_char = |c: char| {
+            !(self.is_function_char(c)
+                || self.numerals.contains(&c)
+                || self.chars.pronoun.contains(&c)
+                || self.chars.demonstrative.contains(&c)
+                || self.chars.self_other.contains(&c)
+                || c.is_ascii())
+        };
+        let found: Vec<(String, bool)> = (0..runs.len())
+            .into_par_iter()
+            .flat_map_iter(|r| {
+                let chars: Vec<char> = runs.at(r).text.chars().collect();
+                let mut out = Vec::new();
+                for (i, &e) in chars.iter().enumerate() {
+                    if !echelons.contains(&e) || i == 0 {
+                        continue;
+                    }
+                    if let Some(&next) = chars.get(i + 1) {
+                        if next != '长' && self.vocab.has_word(&format!("{e}{next}")) {
+                            continue;
+                        }
+                    }
+                    let digits = chars[..i].iter().rev().take_while(|&&c| ordinal(c)).count();
+                    if (1..=4).contains(&digits) {
+                        let from = i - digits;
+                        let nth = from > 0 && chars[from - 1] == '第';
+                        let start = if nth { from - 1 } else { from };
+                        out.push((chars[start..=i].iter().collect::<String>(), !nth));
+                        continue;
+                    }
+                    if i < 2 || !chars[i - 2..i].iter().all(|&c| stem_char(c)) {
+                        continue;
+                    }
+                    let stem: String = chars[i - 2..i].iter().collect();
+                    let seam: String = [chars[i - 1], e].iter().collect();
+                    if !self.vocab.has_word(&stem)
+                        || self.vocab.has_word(&seam)
+                        || self.verbish.contains(&chars[i - 2])
+                    {
+                        continue;
+                    }
+                    if i >= 3
+                        && self
+                            .vocab
+                            .has_word(&format!("{}{}", chars[i - 3], chars[i - 2]))
+                    {
+                        continue;
+                    }
+                    out.push((format!("{stem}{e}"), false));
+                }
+                out
+            })
+            .collect();
+        let mut bare: BTreeMap<String, bool> = BTreeMap::new();
+        for (w, is_bare) in found {
+            bare.insert(w, is_bare);
+        }
+        let known: BTreeSet<&str> = armies
+            .iter()
+            .flat_map(|a| std::iter::once(&a.name).chain(&a.aliases))
+            .map(String::as_str)
+            .collect();
+        let names: Vec<String> = bare
+            .keys()
+            .filter(|w| !known.contains(w.as_str()) && !self.is_generic(w))
+            .cloned()
+            .collect();
+        let counts = count_in(&names, runs);
+        let numeral_led = |w: &str| w.chars().next().is_some_and(|c| c == '第' || ordinal(c));
+        // Bare numbered units said often enough, by echelon: a series needs two.
+        let mut series: BTreeMap<char, u32> = BTreeMap::new();
+        for (w, &n) in names.iter().zip(&counts) {
+            if bare[w] && n >= MIN_NUMBERED_UNIT {
+                *series.entry(w.chars().last().expect("a unit")).or_default() += 1;
+            }
+        }
+        for (w, n) in names.into_iter().zip(counts) {
+            let echelon = w.chars().last().expect("a unit");
+            let keep = if bare[&w] {
+                n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2
+            } else if numeral_led(&w) {
+                n >= MIN_NUMBERED_UNIT
+            } else {
+                n >= MIN_NAMED_UNIT
+            };
+            if keep {
+                armies.push(decided_owned(w, EntityType::Army, 0.6, &["unit"], n));
+            }
+        }
+        armies
+    }
+
     /// Sects and societies with a one-character stem (阐教, 洪帮): the
     /// stem + faction suffix is followed by a member word of dict/cues.txt
     /// (阐教门下, 洪帮弟子) at least `MIN_SECT_MEMBERS` times. A stem that
@@ -1100,6 +1223,67 @@ mod tests {
                 .add_slang_armies(armies, &runs)
                 .into_iter()
                 .skip(named.len())
+                .map(|d| (d.name, d.count))
+                .collect();
+            let want: Vec<(String, u32)> = want.iter().map(|&(n, c)| (n.to_string(), c)).collect();
+            assert_eq!(got, want, "{rule}");
+        }
+    }
+
+    #[test]
+    fn unit_armies_by_table() {
+        let r = Recognizer::new(Lexicon::builtin());
+        let ranks = "团长到了。营长到了。连长到了。".repeat(3);
+        // (rule, text, units added with their counts)
+        type UnitCase = (&'static str, String, &'static [(&'static str, u32)]);
+        let cases: &[UnitCase] = &[
+            (
+                "a numbered series is units",
+                ranks.clone() + "一营出发。二营出发。一营到了。二营到了。",
+                &[("一营", 2), ("二营", 2)],
+            ),
+            (
+                "one numbered alone may be 一团 a mass",
+                ranks.clone() + &"乱成一团。".repeat(3),
+                &[],
+            ),
+            (
+                "with 第 no series is needed",
+                ranks.clone() + "第三营出发。第三营到了。",
+                &[("第三营", 2)],
+            ),
+            (
+                "a word before the echelon, three times",
+                ranks.clone() + "独立团出发。独立团到了。独立团回来了。",
+                &[("独立团", 3)],
+            ),
+            (
+                "twice is not enough",
+                ranks.clone() + "独立团出发。独立团到了。",
+                &[],
+            ),
+            (
+                "no commander written: no units",
+                "一营出发。二营出发。一营到了。二营到了。".repeat(2),
+                &[],
+            ),
+            (
+                "the echelon starts a word with what follows",
+                ranks.clone() + &"警卫连忙跑来。".repeat(3),
+                &[],
+            ),
+            (
+                "a count is no ordinal",
+                ranks.clone() + &"两团人马到了。两营人马到了。".repeat(3),
+                &[],
+            ),
+        ];
+        for (rule, text, want) in cases {
+            let store = RunStore::new(&[text.as_str()]);
+            let runs = store.runs();
+            let got: Vec<(String, u32)> = r
+                .add_unit_armies(Vec::new(), &runs)
+                .into_iter()
                 .map(|d| (d.name, d.count))
                 .collect();
             let want: Vec<(String, u32)> = want.iter().map(|&(n, c)| (n.to_string(), c)).collect();
