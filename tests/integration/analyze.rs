@@ -370,7 +370,8 @@ fn cooccurrence_pairs_are_ordered_and_window_changes_counts() {
 
 /// Modern war fiction (an invented text): its people, places and units,
 /// with units named by number (一营, 二营, 三营) and by word (独立团) once
-/// the book writes their commanders (团长, 营长).
+/// the book writes their commanders (团长, 营长), and the slang for the
+/// enemy (鬼子) an army.
 #[test]
 fn modern_war_fiction_gives_its_units_people_and_places() {
     let d = Dir::new();
@@ -384,7 +385,8 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
     ])
     .success();
     let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
-    for unit in ["一营", "二营", "三营", "独立团", "第五师"] {
+    // 鬼子, the enemy's soldiers in the speech of the period, is its army.
+    for unit in ["一营", "二营", "三营", "独立团", "第五师", "鬼子", "伪军"] {
         assert_eq!(kind(unit).as_deref(), Some("army"), "{unit}");
     }
     for person in ["韩千山", "柯北辰", "苏青禾", "赵铁柱", "林望舒", "周明远"] {

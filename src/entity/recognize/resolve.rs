@@ -624,7 +624,8 @@ impl Recognizer {
     }
 
     /// Armies named by a word for a side (番兵, 官兵, 贼营: a `side_slang`
-    /// character of dict/chars.tsv + a one-character army suffix) are
+    /// character of dict/chars.tsv + a one-character army suffix; or a
+    /// word of dict/slang_armies.txt, 鬼子, 鞑子) are
     /// generic words, but a book that uses one as much as its named armies
     /// (at least `SLANG_SHARE` of the most used army, `MIN_SLANG_ARMY`
     /// times) uses it for an army: the enemy's, as its soldiers call it.
@@ -641,9 +642,11 @@ impl Recognizer {
             .side_slang
             .iter()
             .flat_map(|c| suffixes.iter().map(move |s| format!("{c}{s}")))
+            .chain(self.lex.slang_armies.iter().cloned())
             .filter(|w| !armies.iter().any(|a| a.name == *w || a.aliases.contains(w)))
             .collect();
         slang.sort();
+        slang.dedup();
         if slang.is_empty() {
             return armies;
         }
@@ -1204,6 +1207,12 @@ mod tests {
                 &[],
                 "官兵来了。".repeat(5),
                 &[("官兵", 5)],
+            ),
+            (
+                "a slang word for soldiers of dict/slang_armies.txt",
+                &[("北燕兵", 20)],
+                "鬼子来了。".repeat(6),
+                &[("鬼子", 6)],
             ),
             (
                 "already an army: not twice",
