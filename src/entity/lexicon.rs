@@ -140,6 +140,7 @@ pub struct CharClasses {
     pub clan: CharSet,
     pub magnitude: CharSet,
     pub unit_echelon: CharSet,
+    pub given_ok: CharSet,
 }
 
 impl CharClasses {
@@ -190,6 +191,7 @@ impl CharClasses {
             clan: take("clan")?,
             magnitude: take("magnitude")?,
             unit_echelon: take("unit_echelon")?,
+            given_ok: take("given_ok")?,
         })
     }
 }

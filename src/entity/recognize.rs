@@ -833,12 +833,10 @@ impl Recognizer {
         }
         // Characters common in given names although they are also cues or
         // function characters (张三, 宋万, 雷千峰, 匡若愚, 王羲之).
-        for c in
-            "云来成和同安平文明仁德信一二三四五六七八九十百千万两若如似何多余诸众全本数之".chars()
-        {
+        let chars = CharClasses::builtin();
+        for c in chars.given_ok.iter() {
             not_given.remove(&c);
         }
-        let chars = CharClasses::builtin();
         let numerals = chars.numeral.clone();
         let factions_1 = lexicon
             .factions
@@ -1704,7 +1702,6 @@ mod tests {
     }
 
     /// (rule, text, names it must find with their type, strings it must not find).
-    /// (rule, text, names it must find with their type, strings it must not find).
     type Case = (
         &'static str,
         &'static str,
@@ -1718,6 +1715,12 @@ mod tests {
             "柯北辰道：“来了。”众人都不作声。柯北辰笑道：“怕甚么！”柯北辰又问道：“城中还有多少粮草？”",
             &[(Person, "柯北辰")],
             &["众人", "柯北"],
+        ),
+        (
+            "无, a function character, is common in given names (长孙无忌): class given_ok",
+            "厉无涯冷笑道：“来了。”厉无涯大怒道：“走！”厉无涯率兵出城。厉无涯又问道：“何人？”",
+            &[(Person, "厉无涯")],
+            &["厉无", "无涯"],
         ),
         (
             "compound surname + action cues, boundary before the cue",
