@@ -398,3 +398,36 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
     // 警卫连 is said twice and 连长 twice: not enough to make it a unit.
     assert_eq!(kind("警卫连"), None);
 }
+
+/// Wuxia (an invented text): the hero, his master, the villain whose given
+/// name holds 无 (a function character common in given names), the sect
+/// and its mountain.
+#[test]
+fn wuxia_gives_its_people_sect_and_places() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&[
+        "analyze",
+        "tests/data/wuxia-invented.txt",
+        "-o",
+        p(&out),
+        "-q",
+    ])
+    .success();
+    let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
+    for person in ["厉无涯", "萧寒舟", "柯北辰", "苏青禾"] {
+        assert_eq!(kind(person).as_deref(), Some("person"), "{person}");
+    }
+    assert_eq!(kind("青云派").as_deref(), Some("faction"));
+    for place in ["青云山", "落霞镇"] {
+        assert_eq!(kind(place).as_deref(), Some("place"), "{place}");
+    }
+    // The master is a member of his sect.
+    let relations = records(&out.join("relations.csv"));
+    assert!(
+        relations
+            .iter()
+            .any(|r| &r[0] == "柯北辰" && &r[1] == "member_of" && &r[2] == "青云派"),
+        "{relations:?}"
+    );
+}
