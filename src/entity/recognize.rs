@@ -1723,6 +1723,15 @@ mod tests {
             &["厉无", "无涯"],
         ),
         (
+            "宗 ends a sect's name; a verb before a person named X宗 makes no sect",
+            "霜月宗弟子来了。霜月宗大怒。只见霜月宗人马杀到。霜月宗退去。\
+             柯宗道：“走。”柯宗笑道：“好。”柯宗又道：“罢。”柯宗大怒。\
+             乃力奏柯宗，申奏柯宗。入奏柯宗曰：“来。”\
+             又奏柯宗，速奏柯宗。再奏柯宗曰：“去。”柯宗坐下。柯宗起身。柯宗出门。柯宗回来。",
+            &[(Faction, "霜月宗"), (Person, "柯宗")],
+            &["奏柯宗"],
+        ),
+        (
             "compound surname + action cues, boundary before the cue",
             "慕容远山率兵三千出城。次日慕容远山领着败兵回营，慕容远山便下令紧闭城门。",
             &[(Person, "慕容远山")],

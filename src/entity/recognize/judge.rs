@@ -131,7 +131,7 @@ impl Recognizer {
         if self.plain_words_joined(&chars) {
             return None;
         }
-        if let Some(f) = self.faction_score(w, &chars, st) {
+        if let Some(f) = self.faction_score(w, &chars, st, m) {
             return Some(f);
         }
         let person = self.person_score(w, &chars, st);
@@ -150,7 +150,13 @@ impl Recognizer {
     /// three-character stem and a faction suffix (峨眉派, 天地会), said again and again, whose stem and
     /// suffix do not make an ordinary word (机会, 宴会, 分明教: 明教 cut out
     /// of 分明 is refused because 分明 is a word across its left edge).
-    pub(super) fn faction_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {
+    pub(super) fn faction_score(
+        &self,
+        w: &str,
+        chars: &[char],
+        st: &Stat,
+        m: &Measured,
+    ) -> Option<Decided> {
         let len = chars.len();
         let last = chars[len - 1].to_string();
         let weight = *self.lex.faction_suffixes.get(&last)?;
@@ -177,6 +183,10 @@ impl Recognizer {
             || chars.iter().any(|c| self.is_function_char(*c))
             || self.is_plain_word(w)
             || self.is_plain_word(&chars[len - 2..].iter().collect::<String>())
+            // 奏真宗, 教戴宗: the last two are said on their own far more
+            // often (a person named with the suffix's character), the
+            // rest is a verb before him.
+            || m.count(&chars[len - 2..].iter().collect::<String>()) >= 2 * st.count
             || (weight < 3 && self.is_plain_word(&stem) && self.is_frequent_word(&stem, 100))
             || st.left_bad + st.right_bad + st.left_word_cut > 0
             || (st.count >= 3 && st.left_distinct == 1 && st.left_punct == 0)
