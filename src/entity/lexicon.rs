@@ -15,6 +15,7 @@
 //! | `stopwords.txt`      | one word a line                      | frequency tables (not the recognizer) |
 //! | `aliases.tsv`        | `canonical<TAB>alias<TAB>…`          | one entity under several names        |
 //! | `cues.txt`           | `cue<TAB>class<TAB>weight`           | context cues (道, 率兵, 前往 …)       |
+//! | `slang_armies.txt`   | one word a line                      | a side's soldiers in speech (鬼子)    |
 //!
 //! Lines starting with `#` and blank lines are skipped everywhere.
 
