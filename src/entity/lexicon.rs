@@ -142,6 +142,7 @@ pub struct CharClasses {
     pub magnitude: CharSet,
     pub unit_echelon: CharSet,
     pub given_ok: CharSet,
+    pub state_short: CharSet,
 }
 
 impl CharClasses {
@@ -193,6 +194,7 @@ impl CharClasses {
             magnitude: take("magnitude")?,
             unit_echelon: take("unit_echelon")?,
             given_ok: take("given_ok")?,
+            state_short: take("state_short")?,
         })
     }
 }

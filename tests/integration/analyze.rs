@@ -386,7 +386,18 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
     .success();
     let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
     // 鬼子, the enemy's soldiers in the speech of the period, is its army.
-    for unit in ["一营", "二营", "三营", "独立团", "第五师", "鬼子", "伪军"] {
+    // 日军, a modern state's short name + 军; 第十二联队, a Japanese regiment.
+    for unit in [
+        "一营",
+        "二营",
+        "三营",
+        "独立团",
+        "第五师",
+        "鬼子",
+        "伪军",
+        "日军",
+        "第十二联队",
+    ] {
         assert_eq!(kind(unit).as_deref(), Some("army"), "{unit}");
     }
     for person in ["韩千山", "柯北辰", "苏青禾", "赵铁柱", "林望舒", "周明远"] {

@@ -624,8 +624,9 @@ impl Recognizer {
     }
 
     /// Armies named by a word for a side (番兵, 官兵, 贼营: a `side_slang`
-    /// character of dict/chars.tsv + a one-character army suffix; or a
-    /// word of dict/slang_armies.txt, 鬼子, 鞑子) are
+    /// character of dict/chars.tsv + a one-character army suffix; a word
+    /// of dict/slang_armies.txt, 鬼子, 鞑子; or a modern state's short
+    /// name, `state_short`, + 军 or 兵: 日军) are
     /// generic words, but a book that uses one as much as its named armies
     /// (at least `SLANG_SHARE` of the most used army, `MIN_SLANG_ARMY`
     /// times) uses it for an army: the enemy's, as its soldiers call it.
@@ -643,6 +644,14 @@ impl Recognizer {
             .iter()
             .flat_map(|c| suffixes.iter().map(move |s| format!("{c}{s}")))
             .chain(self.lex.slang_armies.iter().cloned())
+            // 日军, 美兵: a modern state's short name, which is no faction
+            // of its own in classical text (今日兵马), with 军 or 兵.
+            .chain(
+                self.chars
+                    .state_short
+                    .iter()
+                    .flat_map(|c| ["军", "兵"].map(|s| format!("{c}{s}"))),
+            )
             .filter(|w| !armies.iter().any(|a| a.name == *w || a.aliases.contains(w)))
             .collect();
         slang.sort();
@@ -1213,6 +1222,18 @@ mod tests {
                 &[("北燕兵", 20)],
                 "鬼子来了。".repeat(6),
                 &[("鬼子", 6)],
+            ),
+            (
+                "a modern state's short name + 军",
+                &[("北燕兵", 20)],
+                "日军来了。".repeat(6),
+                &[("日军", 6)],
+            ),
+            (
+                "今日兵马: a state's short name said rarely is no army",
+                &[("北燕兵", 20)],
+                "今日兵马来了。".repeat(4),
+                &[],
             ),
             (
                 "already an army: not twice",
