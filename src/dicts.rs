@@ -14,6 +14,8 @@ pub const ARMY_SUFFIXES: &str = include_str!("../dict/army_suffixes.txt");
 pub const FACTION_SUFFIXES: &str = include_str!("../dict/faction_suffixes.txt");
 /// Dynasties, states and peoples (jieba `word freq nt` lines).
 pub const FACTIONS: &str = include_str!("../dict/factions.txt");
+/// Well-known named armies of modern history (jieba `word freq nt` lines).
+pub const ARMIES: &str = include_str!("../dict/armies.txt");
 /// Well-known historical places (jieba `word freq ns` lines).
 pub const PLACES: &str = include_str!("../dict/places.txt");
 pub const STOPWORDS: &str = include_str!("../dict/stopwords.txt");
@@ -32,5 +34,8 @@ pub const REALM_WORDS: &str = include_str!("../dict/realm_words.txt");
 pub const RELATIONS: &str = include_str!("../dict/relations.txt");
 
 /// The files that are also jieba user dictionaries, by name.
-pub const JIEBA_DICTS: &[(&str, &str)] =
-    &[("dict/places.txt", PLACES), ("dict/factions.txt", FACTIONS)];
+pub const JIEBA_DICTS: &[(&str, &str)] = &[
+    ("dict/places.txt", PLACES),
+    ("dict/factions.txt", FACTIONS),
+    ("dict/armies.txt", ARMIES),
+];

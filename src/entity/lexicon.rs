@@ -12,6 +12,7 @@
 //! | `army_suffixes.txt`  | `suffix<TAB>weight`                  | army names (契丹兵, 北平军)           |
 //! | `factions.txt`       | jieba `word freq tag`                | polities and peoples (契丹, 宋)       |
 //! | `places.txt`         | jieba `word freq tag`                | well-known historical places          |
+//! | `armies.txt`         | jieba `word freq tag`                | well-known modern armies (八路军)     |
 //! | `stopwords.txt`      | one word a line                      | frequency tables (not the recognizer) |
 //! | `aliases.tsv`        | `canonical<TAB>alias<TAB>…`          | one entity under several names        |
 //! | `cues.txt`           | `cue<TAB>class<TAB>weight`           | context cues (道, 率兵, 前往 …)       |
@@ -27,8 +28,9 @@ use std::sync::OnceLock;
 
 use crate::charset::CharSet;
 use crate::dicts::{
-    ALIASES, ARMY_SUFFIXES, CHARS, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS,
-    HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES,
+    ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC,
+    GIVEN_NAME_CHARS, HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS,
+    SURNAMES, TITLES,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -236,6 +238,8 @@ pub struct Lexicon {
     pub faction_suffixes: HashMap<String, u8>,
     /// Polities and peoples (multi-character names and single-character ones).
     pub factions: HashSet<String>,
+    /// Well-known named armies (dict/armies.txt: 八路军, 湘军).
+    pub armies: HashSet<String>,
     /// Well-known historical places.
     pub places: HashSet<String>,
     /// Context cues: a word may carry several classes (到: movement before a
@@ -280,6 +284,7 @@ impl Lexicon {
         lex.add_army_suffixes(Path::new("dict/army_suffixes.txt"), t.army_suffixes)?;
         lex.add_faction_suffixes(Path::new("dict/faction_suffixes.txt"), t.faction_suffixes)?;
         lex.factions.extend(jieba_words(t.factions));
+        lex.armies.extend(jieba_words(t.armies));
         lex.places.extend(jieba_words(t.places));
         lex.stopwords.extend(words(t.stopwords));
         lex.add_aliases_text(Path::new("dict/aliases.tsv"), t.aliases)?;
@@ -571,6 +576,7 @@ struct BuiltinTexts {
     place_suffixes: &'static str,
     army_suffixes: &'static str,
     factions: &'static str,
+    armies: &'static str,
     places: &'static str,
     stopwords: &'static str,
     aliases: &'static str,
@@ -589,6 +595,7 @@ impl Default for BuiltinTexts {
             place_suffixes: PLACE_SUFFIXES,
             army_suffixes: ARMY_SUFFIXES,
             factions: FACTIONS,
+            armies: ARMIES,
             places: PLACES,
             stopwords: STOPWORDS,
             aliases: ALIASES,

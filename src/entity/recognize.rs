@@ -882,12 +882,17 @@ impl Recognizer {
         let suffix_first: CharSet = suffixes.keys().filter_map(|w| w.chars().next()).collect();
         let mut lex_names: FxMap<String, ()> = FxMap::default();
         let mut lex_first = CharLengths::default();
-        let all_names = lexicon.places.iter().chain(lexicon.factions.iter()).chain(
-            lexicon
-                .aliases
-                .iter()
-                .flat_map(|(c, a)| std::iter::once(c).chain(a.iter())),
-        );
+        let all_names = lexicon
+            .places
+            .iter()
+            .chain(lexicon.factions.iter())
+            .chain(lexicon.armies.iter())
+            .chain(
+                lexicon
+                    .aliases
+                    .iter()
+                    .flat_map(|(c, a)| std::iter::once(c).chain(a.iter())),
+            );
         for w in all_names {
             let len = w.chars().count();
             if let (Some(c), 2..=8) = (w.chars().next(), len) {

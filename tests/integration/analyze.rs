@@ -397,6 +397,9 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
         "伪军",
         "日军",
         "第十二联队",
+        // Armies of dict/armies.txt (八路军 said once).
+        "新四军",
+        "八路军",
     ] {
         assert_eq!(kind(unit).as_deref(), Some("army"), "{unit}");
     }

@@ -218,6 +218,10 @@ impl Recognizer {
         if self.is_generic(w) {
             return None;
         }
+        // 八路军, 湘军: a well-known army of dict/armies.txt.
+        if self.lex.armies.contains(w) {
+            return Some(decided(w, EntityType::Army, 0.85, &["lex"], st));
+        }
         let chars: Vec<char> = w.chars().collect();
         let (slen, weight) = self.army_suffix(w)?;
         let stem: String = chars[..chars.len() - slen].iter().collect();
