@@ -178,15 +178,16 @@ impl Recognizer {
         }) {
             return None;
         }
+        let tail: String = chars[len - 2..].iter().collect();
         if self.is_generic(&stem)
             || !self.stem_ok(&stem, false)
             || chars.iter().any(|c| self.is_function_char(*c))
             || self.is_plain_word(w)
-            || self.is_plain_word(&chars[len - 2..].iter().collect::<String>())
+            || self.is_plain_word(&tail)
             // 奏真宗, 教戴宗: the last two are said on their own far more
             // often (a person named with the suffix's character), the
             // rest is a verb before him.
-            || m.count(&chars[len - 2..].iter().collect::<String>()) >= 2 * st.count
+            || m.count(&tail) >= 2 * st.count
             || (weight < 3 && self.is_plain_word(&stem) && self.is_frequent_word(&stem, 100))
             || st.left_bad + st.right_bad + st.left_word_cut > 0
             || (st.count >= 3 && st.left_distinct == 1 && st.left_punct == 0)

@@ -32,6 +32,14 @@ const MIN_NAMED_UNIT: u32 = 3;
 /// Times each numbered unit of a series (一营, 二营) must be said.
 const MIN_NUMBERED_UNIT: u32 = 2;
 
+/// How a modern unit is named: 一营, 第三营, 独立团.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UnitName {
+    Numbered,
+    Nth,
+    Word,
+}
+
 /// Times a one-character-stem sect must be followed by a member word.
 const MIN_SECT_MEMBERS: u32 = 2;
 
@@ -697,7 +705,11 @@ impl Recognizer {
             return armies;
         }
         // Ordinal numerals only: 两团, 几连 and 百团 are counts.
-        let ordinal = |c: char| self.numerals.contains(&c) && !"两几数百千万".contains(c);
+        let ordinal = |c: char| {
+            self.numerals.contains(&c)
+                && !self.chars.magnitude.contains(&c)
+                && !"两几数".contains(c)
+        };
         let stem_char = |c: char| {
             !(self.is_function_char(c)
                 || self.numerals.contains(&c)
@@ -706,7 +718,7 @@ impl Recognizer {
                 || self.chars.self_other.contains(&c)
                 || c.is_ascii())
         };
-        let found: Vec<(String, bool)> = (0..runs.len())
+        let found: Vec<(String, UnitName)> = (0..runs.len())
             .into_par_iter()
             .flat_map_iter(|r| {
                 let chars: Vec<char> = runs.at(r).text.chars().collect();
@@ -723,9 +735,12 @@ impl Recognizer {
                     let digits = chars[..i].iter().rev().take_while(|&&c| ordinal(c)).count();
                     if (1..=4).contains(&digits) {
                         let from = i - digits;
-                        let nth = from > 0 && chars[from - 1] == '第';
-                        let start = if nth { from - 1 } else { from };
-                        out.push((chars[start..=i].iter().collect::<String>(), !nth));
+                        let (start, how) = if from > 0 && chars[from - 1] == '第' {
+                            (from - 1, UnitName::Nth)
+                        } else {
+                            (from, UnitName::Numbered)
+                        };
+                        out.push((chars[start..=i].iter().collect::<String>(), how));
                         continue;
                     }
                     if i < 2 || !chars[i - 2..i].iter().all(|&c| stem_char(c)) {
@@ -746,42 +761,36 @@ impl Recognizer {
                     {
                         continue;
                     }
-                    out.push((format!("{stem}{e}"), false));
+                    out.push((format!("{stem}{e}"), UnitName::Word));
                 }
                 out
             })
             .collect();
-        let mut bare: BTreeMap<String, bool> = BTreeMap::new();
-        for (w, is_bare) in found {
-            bare.insert(w, is_bare);
-        }
+        let named_by: BTreeMap<String, UnitName> = found.into_iter().collect();
         let known: BTreeSet<&str> = armies
             .iter()
             .flat_map(|a| std::iter::once(&a.name).chain(&a.aliases))
             .map(String::as_str)
             .collect();
-        let names: Vec<String> = bare
+        let names: Vec<String> = named_by
             .keys()
             .filter(|w| !known.contains(w.as_str()) && !self.is_generic(w))
             .cloned()
             .collect();
         let counts = count_in(&names, runs);
-        let numeral_led = |w: &str| w.chars().next().is_some_and(|c| c == '第' || ordinal(c));
-        // Bare numbered units said often enough, by echelon: a series needs two.
+        // Numbered units said often enough, by echelon: a series needs two.
         let mut series: BTreeMap<char, u32> = BTreeMap::new();
         for (w, &n) in names.iter().zip(&counts) {
-            if bare[w] && n >= MIN_NUMBERED_UNIT {
+            if named_by[w] == UnitName::Numbered && n >= MIN_NUMBERED_UNIT {
                 *series.entry(w.chars().last().expect("a unit")).or_default() += 1;
             }
         }
         for (w, n) in names.into_iter().zip(counts) {
             let echelon = w.chars().last().expect("a unit");
-            let keep = if bare[&w] {
-                n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2
-            } else if numeral_led(&w) {
-                n >= MIN_NUMBERED_UNIT
-            } else {
-                n >= MIN_NAMED_UNIT
+            let keep = match named_by[&w] {
+                UnitName::Numbered => n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2,
+                UnitName::Nth => n >= MIN_NUMBERED_UNIT,
+                UnitName::Word => n >= MIN_NAMED_UNIT,
             };
             if keep {
                 armies.push(decided_owned(w, EntityType::Army, 0.6, &["unit"], n));
