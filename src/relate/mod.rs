@@ -16,7 +16,7 @@ pub mod sides;
 
 use crate::book::ChapterText;
 use crate::entity::{Catalog, EntityId, EntityType, Mention};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub use rows::{DialogueRow, QuoteRow, RelationRow};
 
@@ -47,6 +47,9 @@ pub struct Cues {
     pub again: Vec<&'static str>,
     pub idiom: Vec<&'static str>,
     pub court: Vec<&'static str>,
+    /// The court's own troops (官兵, 御林军): an army so named serves the
+    /// book's reigning dynasty unless a sentence states its side.
+    pub court_army: Vec<&'static str>,
     /// A speaker's words for himself (小弟, 在下), before 姓X名Y.
     pub self_ref: Vec<&'static str>,
     /// Words after a faction's name that show it reigning (成汤天下): the
@@ -90,6 +93,7 @@ impl Cues {
                 "again" => &mut c.again,
                 "idiom" => &mut c.idiom,
                 "court" => &mut c.court,
+                "court_army" => &mut c.court_army,
                 "self" => &mut c.self_ref,
                 _ => continue,
             };
@@ -235,6 +239,8 @@ pub struct Relater<'c> {
     names: &'c [String],
     cues: Cues,
     nested: HashMap<EntityId, EntityId>,
+    /// Armies named with a `court_army` word.
+    court_armies: HashSet<EntityId>,
 }
 
 /// What one chapter adds: its quotes.csv rows, the (speaker, addressee)
@@ -247,11 +253,19 @@ pub struct ChapterRelate {
 
 impl<'c> Relater<'c> {
     pub fn new(catalog: &'c Catalog, names: &'c [String]) -> Relater<'c> {
+        let cues = Cues::builtin();
+        let court_armies = (0..catalog.len() as EntityId)
+            .filter(|&id| {
+                let e = catalog.get(id);
+                e.kind == EntityType::Army && cues.court_army.contains(&e.name.as_str())
+            })
+            .collect();
         Relater {
             catalog,
             names,
-            cues: Cues::builtin(),
+            cues,
             nested: catalog.nested_factions(),
+            court_armies,
         }
     }
 
@@ -261,7 +275,14 @@ impl<'c> Relater<'c> {
         let spans = spans(text, self.catalog, &self.nested, &self.cues);
         let quotes = quotes::attribute(text, &spans, self.catalog, &self.cues);
         let rows = rows::quote_rows(i + 1, &chapter.text, &quotes, self.names);
-        let evidence = relations::evidence(i + 1, chapter, &spans, &quotes, &self.cues);
+        let evidence = relations::evidence(
+            i + 1,
+            chapter,
+            &spans,
+            &quotes,
+            &self.cues,
+            &self.court_armies,
+        );
         let dialogue = quotes
             .iter()
             .filter_map(|q| Some((q.speaker?, q.addressee?)))
@@ -313,5 +334,60 @@ pub(crate) fn test_entity(name: &str, kind: EntityType) -> crate::entity::Entity
         aliases: vec![],
         evidence: vec![],
         confidence: 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Normalized;
+
+    /// relations.csv of one invented chapter.
+    fn relations_of(text: &str, entities: &[(&str, EntityType)]) -> Vec<RelationRow> {
+        let catalog = Catalog::new(entities.iter().map(|&(n, k)| test_entity(n, k)).collect());
+        let names: Vec<String> = catalog.entities().iter().map(|e| e.name.clone()).collect();
+        let relater = Relater::new(&catalog, &names);
+        let chapter = ChapterText {
+            title: String::new(),
+            file: String::new(),
+            encoding: "UTF-8",
+            junk_removed: 0,
+            text: Normalized::unchanged(text.to_string()),
+        };
+        let mut tally = RelateTally::default();
+        tally.add(relater.chapter(0, &chapter));
+        tally.finish(&catalog, &names).relations
+    }
+
+    #[test]
+    fn the_courts_troops_serve_the_reigning_dynasty_unless_a_sentence_says_otherwise() {
+        use EntityType::*;
+        let entities = [
+            ("北燕", Faction),
+            ("南梁", Faction),
+            ("官兵", Army),
+            ("御林军", Army),
+            ("飞熊军", Army),
+        ];
+        // 北燕 reigns (北燕天下); 官兵 and 御林军 are named, never stated of a side,
+        // and fight; 飞熊军 is named the same way but is no court word.
+        let text = "北燕天下太平。北燕江山永固。官兵杀到。御林军围住府门。飞熊军杀到。\
+                    南梁兵马甚多。";
+        let rows = relations_of(text, &entities);
+        let side = |who: &str| {
+            rows.iter()
+                .find(|r| r.source == who && r.relation == "army_of")
+                .map(|r| r.target.clone())
+        };
+        assert_eq!(side("官兵").as_deref(), Some("北燕"));
+        assert_eq!(side("御林军").as_deref(), Some("北燕"));
+        assert_eq!(side("飞熊军"), None);
+        // A sentence that states the side wins over the name.
+        let rows = relations_of(&format!("{text}南梁之官兵杀来。"), &entities);
+        let side = rows
+            .iter()
+            .find(|r| r.source == "官兵" && r.relation == "army_of")
+            .map(|r| r.target.clone());
+        assert_eq!(side.as_deref(), Some("南梁"));
     }
 }

@@ -19,7 +19,7 @@ use super::{ends_with_any, starts_with_any, Cues, Span};
 use crate::book::ChapterText;
 use crate::chapter::sentences;
 use crate::entity::{EntityId, EntityType};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::quotes::Quote;
 
@@ -33,7 +33,8 @@ pub enum Rel {
     At,
     Serves,
     Ally,
-    /// A person named with words of the court (source = target).
+    /// A person named with words of the court, or an army named as the
+    /// court's troops (source = target).
     Court,
     /// A person and a faction named in one sentence.
     Near,
@@ -88,6 +89,7 @@ pub fn evidence(
     spans: &[Span],
     _quotes: &[Quote],
     cues: &Cues,
+    court_armies: &HashSet<EntityId>,
 ) -> Evidence {
     let text = chapter.text.text.as_str();
     let mut items: Vec<Item> = Vec::new();
@@ -119,11 +121,13 @@ pub fn evidence(
                 }
             }
         }
-        if cues.court.iter().any(|c| sentence.contains(c)) {
-            for s in &spans[k..end] {
-                if s.kind == EntityType::Person {
-                    found.push((Rel::Court, s.entity, s.entity));
-                }
+        let court = cues.court.iter().any(|c| sentence.contains(c));
+        for s in here {
+            let by_name = s.kind == EntityType::Army && court_armies.contains(&s.entity);
+            if (by_name || court && s.kind == EntityType::Person)
+                && !found.contains(&(Rel::Court, s.entity, s.entity))
+            {
+                found.push((Rel::Court, s.entity, s.entity));
             }
         }
         for (rel, a, b) in found {

@@ -216,7 +216,8 @@ pub fn relation_rows(
         .collect();
 
     // Persons whose side no sentence states and who fight no one, named
-    // with the court: the reigning dynasty (the side named most often as X朝).
+    // with the court, and the court's troops whose side no sentence states:
+    // the reigning dynasty (the side named most often as X朝).
     let fighting: BTreeSet<EntityId> = against
         .keys()
         .copied()
@@ -229,7 +230,9 @@ pub fn relation_rows(
         .collect();
     let home = clusters.home(&dynasty);
     for &id in court.keys() {
-        if kind(id) != EntityType::Person || direct.contains_key(&id) || fighting.contains(&id) {
+        // The court's troops fight for it: fighting does not make them doubtful.
+        let doubtful = kind(id) == EntityType::Person && fighting.contains(&id);
+        if direct.contains_key(&id) || doubtful {
             continue;
         }
         if let (Some(home), Some(agg)) = (home, court.get(&id)) {
