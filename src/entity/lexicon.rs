@@ -145,6 +145,9 @@ pub struct CharClasses {
     pub unit_echelon: CharSet,
     pub given_ok: CharSet,
     pub state_short: CharSet,
+    /// Suffixes of a town or city (州 城 市): after a landform (江城, 湖州)
+    /// still a place name when the book moves people there.
+    pub city: CharSet,
 }
 
 impl CharClasses {
@@ -197,6 +200,7 @@ impl CharClasses {
             unit_echelon: take("unit_echelon")?,
             given_ok: take("given_ok")?,
             state_short: take("state_short")?,
+            city: take("city")?,
         })
     }
 }

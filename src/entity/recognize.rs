@@ -1737,6 +1737,20 @@ mod tests {
             &["奏柯宗"],
         ),
         (
+            "a company: a stem + a two-character organisation suffix (集团); an ordinary word + 公司 is none",
+            "北辰集团的人来了。他在北辰集团做事。北辰集团又派人来。听说北辰集团要收购老宅。\
+             一家贸易公司开张了。那家贸易公司倒了。贸易公司的人走了。",
+            &[(Faction, "北辰集团")],
+            &["贸易公司", "集团"],
+        ),
+        (
+            "a landform + a city suffix (江城) is a city where people go there; 山寨 and 海岛 stay words",
+            "他来到江城。苏青禾在江城住了三年。他们离开了江城。江城下着雨。\
+             众人回到山寨。山寨里很热闹。他到了山寨。船到了海岛。他们上了海岛。",
+            &[(Place, "江城")],
+            &["山寨", "海岛"],
+        ),
+        (
             "compound surname + action cues, boundary before the cue",
             "慕容远山率兵三千出城。次日慕容远山领着败兵回营，慕容远山便下令紧闭城门。",
             &[(Person, "慕容远山")],

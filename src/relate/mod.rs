@@ -50,6 +50,8 @@ pub struct Cues {
     /// The court's own troops (官兵, 御林军): an army so named serves the
     /// book's reigning dynasty unless a sentence states its side.
     pub court_army: Vec<&'static str>,
+    /// Words that may stand before a clause's subject (只见, 这时, 却说).
+    pub opener: Vec<&'static str>,
     /// A speaker's words for himself (小弟, 在下), before 姓X名Y.
     pub self_ref: Vec<&'static str>,
     /// Words after a faction's name that show it reigning (成汤天下): the
@@ -95,6 +97,7 @@ impl Cues {
                 "court" => &mut c.court,
                 "court_army" => &mut c.court_army,
                 "self" => &mut c.self_ref,
+                "opener" => &mut c.opener,
                 _ => continue,
             };
             list.push(word);
@@ -122,6 +125,7 @@ impl Cues {
             &mut c.idiom,
             &mut c.court,
             &mut c.self_ref,
+            &mut c.opener,
             &mut c.titles,
         ] {
             list.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));

@@ -10,7 +10,9 @@
 //! the first person named there who is not the one spoken to (`explicit`,
 //! or `alias` when named by another name than the entity's own), else a
 //! pronoun (他道) resolved to the last person named before (`pronoun`); the
-//! same after the closing mark (“…”X道). A quotation without a speaker of its
+//! same after the closing mark (“…”X道). A lead-in that ends with a colon
+//! but no speech verb (X摇了摇头：) is spoken by the person or pronoun that
+//! opens one of its last clauses. A quotation without a speaker of its
 //! own inside a spoken one is the outer speaker's. A speech without a named
 //! speaker in an exchange is the reply of the one last spoken to, or the
 //! turn of the speaker before last (`alternation`). A short quotation in the
@@ -289,9 +291,20 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
         if let Some(v) = verb {
             q.speech = true;
             let verb_start = lead_start + lead.len() - v.len();
+            // 她看见X，挂了电话说: a pronoun that opens the clause naming
+            // the person is the subject; the person is seen, not speaking.
+            let pron = pronoun(&text[lead_start..verb_start], cues);
             let subject = lead_persons
                 .iter()
-                .find(|p| p.end <= verb_start && !is_addressee(p));
+                .find(|p| p.end <= verb_start && !is_addressee(p))
+                .filter(|p| {
+                    pron.is_none_or(|at| {
+                        let at = lead_start + at;
+                        at > p.start
+                            || text[at..p.start].contains(CLAUSE_END)
+                            || !opens_clause(text, clause_start(text, lead_start, at), at, cues)
+                    })
+                });
             if let Some(p) = subject {
                 q.speaker = Some(p.entity);
                 q.mention = Some((p.start, p.end));
@@ -302,7 +315,7 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
                     Method::Alias
                 };
                 q.confidence = if named { 0.95 } else { 0.9 };
-            } else if let Some(pron) = pronoun(&text[lead_start..verb_start], cues) {
+            } else if let Some(pron) = pron {
                 let at = lead_start + pron;
                 if let Some(p) = before(at, q.addressee) {
                     q.speaker = Some(p.entity);
@@ -331,6 +344,27 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
             } else {
                 0.85
             };
+        } else if let Some((p, method)) = colon
+            .then(|| colon_subject(text, lead_start, lead, &lead_persons, cues))
+            .flatten()
+            .and_then(|(p, method)| match p {
+                Subject::Named(p) => {
+                    let named = text[p.start..p.end] == catalog.get(p.entity).name;
+                    let method = if named { method } else { Method::Alias };
+                    (!is_addressee(p)).then_some((Some(p), method))
+                }
+                Subject::Pronoun(at) => before(at, q.addressee).map(|p| (Some(p), method)),
+            })
+        {
+            // X摇了摇头：“…”: no speech verb, but a colon after a clause
+            // whose subject is a person.
+            q.speech = true;
+            if let Some(p) = p {
+                q.speaker = Some(p.entity);
+                q.mention = Some((p.start, p.end));
+            }
+            q.method = method;
+            q.confidence = if method == Method::Pronoun { 0.6 } else { 0.8 };
         } else {
             let quote_len = text[m.start..m.end].chars().count();
             let term = !colon
@@ -538,6 +572,77 @@ enum Turn {
     Again,
     /// Adverbs and a verb, no subject (暗暗笑道): the one the narration is about.
     Topic,
+}
+
+/// The subject of a lead-in that ends with a colon but no speech verb.
+enum Subject<'s> {
+    Named(&'s Span),
+    /// A pronoun at this byte offset of the chapter.
+    Pronoun(usize),
+}
+
+/// A colon lead-in's subject opens one of its last this many clauses.
+const COLON_CLAUSES: usize = 2;
+
+/// What ends a clause inside a lead-in.
+const CLAUSE_END: [char; 2] = ['，', ','];
+
+/// X摇了摇头：, 他点了点头：: the person (or pronoun) that opens one of the
+/// last `COLON_CLAUSES` clauses of a lead-in ending with a colon, perhaps
+/// after `opener` words, the last such clause (X看着Y，摇了摇头： is X's; 甲抬头看见，乙忙令： is 乙's);
+/// `explicit` for a name (the caller makes it `alias` for another name),
+/// `pronoun` for a pronoun. Not when the lead-in reads writing (上面写着：),
+/// which no one speaks, or a saying (正所谓：).
+fn colon_subject<'s>(
+    text: &str,
+    lead_start: usize,
+    lead: &str,
+    lead_persons: &[&'s Span],
+    cues: &Cues,
+) -> Option<(Subject<'s>, Method)> {
+    if lead.contains(['写', '书', '念']) || lead.contains("所谓") {
+        return None;
+    }
+    let mut clauses = vec![0];
+    clauses.extend(lead.match_indices(CLAUSE_END).map(|(i, c)| i + c.len()));
+    for &c in clauses.iter().rev().take(COLON_CLAUSES) {
+        let at = lead_start + c;
+        if let Some(p) = lead_persons
+            .iter()
+            .find(|p| p.start >= at && opens_clause(text, at, p.start, cues))
+        {
+            return Some((Subject::Named(p), Method::Explicit));
+        }
+        if let Some(pron) =
+            pronoun(&lead[c..], cues).filter(|&o| opens_clause(text, at, at + o, cues))
+        {
+            return Some((Subject::Pronoun(at + pron), Method::Pronoun));
+        }
+    }
+    None
+}
+
+/// Whether `at` opens the clause that starts at `clause_start`, perhaps
+/// after `opener` words (只见X, 这时X, 却说X).
+fn opens_clause(text: &str, clause_start: usize, at: usize, cues: &Cues) -> bool {
+    let mut gap = &text[clause_start..at];
+    while let Some(o) = starts_with_any(gap, &cues.opener) {
+        gap = &gap[o.len()..];
+    }
+    gap.is_empty()
+}
+
+/// Where the clause holding `at` starts (not before `lead_start`).
+fn clause_start(text: &str, lead_start: usize, at: usize) -> usize {
+    text[lead_start..at]
+        .rfind(CLAUSE_END)
+        .map_or(lead_start, |p| {
+            let comma = text[lead_start + p..]
+                .chars()
+                .next()
+                .map_or(1, char::len_utf8);
+            lead_start + p + comma
+        })
 }
 
 /// Reads a lead-in (up to its speech verb) that names no speaker.
@@ -769,6 +874,46 @@ mod tests {
                 "pronoun",
                 "石敢当走进门来。他道：“我饿了。”",
                 &[("我饿了。", "石敢当", "pronoun", "")],
+            ),
+            (
+                "a pronoun opening the clause that names a person: the person is seen",
+                "苏青禾正在打电话。她看见石敢当，挂了电话说：“有人找你。”",
+                &[("有人找你。", "苏青禾", "pronoun", "")],
+            ),
+            (
+                "a colon after a clause a person opens, no speech verb",
+                "石敢当摇了摇头：“不卖。”",
+                &[("不卖。", "石敢当", "explicit", "")],
+            ),
+            (
+                "a colon lead-in: an opener word before the subject",
+                "只见韩铁衣点了点头：“好。”",
+                &[("好。", "韩铁衣", "explicit", "")],
+            ),
+            (
+                "a colon lead-in: the clause with no subject of its own is the earlier one's",
+                "苏青禾看着石敢当，摇了摇头：“不必。”",
+                &[("不必。", "苏青禾", "explicit", "石敢当")],
+            ),
+            (
+                "a colon lead-in: the last clause a person opens",
+                "石敢当抬头看见，及待躲时，韩铁衣忙令左右：“拿下。”",
+                &[("拿下。", "韩铁衣", "explicit", "")],
+            ),
+            (
+                "a colon lead-in: a pronoun subject",
+                "韩铁衣走进门来。他点了点头：“来了。”",
+                &[("来了。", "韩铁衣", "pronoun", "")],
+            ),
+            (
+                "a colon lead-in: a person inside the clause is no subject",
+                "众人迎着韩铁衣，一齐拜倒：“恭喜。”",
+                &[("恭喜。", "", "other", "")],
+            ),
+            (
+                "a colon lead-in that reads writing, or a saying: no one speaks",
+                "韩铁衣拿起信来，上面写着：“速归。”苏青禾叹了口气，正所谓：“人心难测。”",
+                &[("速归。", "", "other", ""), ("人心难测。", "", "other", "")],
             ),
             (
                 "speaker after the quotation",

@@ -413,6 +413,52 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
     assert_eq!(kind("警卫连"), None);
 }
 
+/// An urban web novel (an invented text): the cast, a company, a city named
+/// with a landform, and speech introduced by a gesture and a colon.
+#[test]
+fn web_novel_gives_its_cast_company_city_and_speakers() {
+    let d = Dir::new();
+    let out = d.path("out");
+    zhnovel(&[
+        "analyze",
+        "tests/data/web-novel-invented.txt",
+        "-o",
+        p(&out),
+        "-q",
+    ])
+    .success();
+    let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
+    for person in ["林墨", "苏晚晴", "陈浩", "沈清秋", "韩少杰", "赵德海"] {
+        assert_eq!(kind(person).as_deref(), Some("person"), "{person}");
+    }
+    assert_eq!(kind("天盛集团").as_deref(), Some("faction"));
+    assert_eq!(kind("江城").as_deref(), Some("place"));
+    // 海城比江城大得多: no place 比江城.
+    assert_eq!(kind("比江城"), None);
+    let quotes = records(&out.join("quotes.csv"));
+    let speaker = |quote: &str| {
+        quotes
+            .iter()
+            .find(|r| &r[3] == quote)
+            .map(|r| (r[4].to_string(), r[7].to_string()))
+    };
+    // 林墨冷笑一声：“来得正好。”
+    assert_eq!(
+        speaker("来得正好。"),
+        Some(("林墨".into(), "explicit".into()))
+    );
+    // 林墨摇了摇头：“瘦点好。”
+    assert_eq!(
+        speaker("瘦点好。"),
+        Some(("林墨".into(), "explicit".into()))
+    );
+    // 她看见林墨，挂了电话说：“…”: 她 is 苏晚晴, named before.
+    assert_eq!(
+        speaker("陈浩约你晚上在云顶酒店见面。"),
+        Some(("苏晚晴".into(), "pronoun".into()))
+    );
+}
+
 /// Wuxia (an invented text): the hero, his master, the villain whose given
 /// name holds 无 (a function character common in given names), the sect
 /// and its mountain.

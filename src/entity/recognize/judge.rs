@@ -158,36 +158,47 @@ impl Recognizer {
         m: &Measured,
     ) -> Option<Decided> {
         let len = chars.len();
+        if len < 3 {
+            return None;
+        }
+        // A two-character suffix (天盛集团) or a one-character one (峨眉派).
+        let two: String = chars[len - 2..].iter().collect();
         let last = chars[len - 1].to_string();
-        let weight = *self.lex.faction_suffixes.get(&last)?;
-        let stem: String = chars[..len - 1].iter().collect();
+        let (slen, weight) = match self.lex.faction_suffixes.get(&two) {
+            Some(&weight) => (2, weight),
+            None => (1, *self.lex.faction_suffixes.get(&last)?),
+        };
+        let stem_len = len - slen;
+        let stem: String = chars[..stem_len].iter().collect();
         // A one-character stem is too often a verb (钦派, 添派: 派 "send").
-        if !(3..=4).contains(&len) || weight < 2 || st.count < 3 {
+        if !(2..=3).contains(&stem_len) || weight < 2 || st.count < 3 {
             return None;
         }
         // 圣上钦派, 奉旨钦派: no ordinary word inside the stem.
-        if (0..stem.chars().count()).any(|a| {
-            (a + 2..=len - 1).any(|b| {
+        if (0..stem_len).any(|a| {
+            (a + 2..=stem_len).any(|b| {
                 let part: String = chars[a..b].iter().collect();
                 self.is_plain_word(&part)
                     && !(a == 0
-                        && b == len - 1
+                        && b == stem_len
                         && weight >= 3
                         && !self.is_frequent_word(&part, 100))
             })
         }) {
             return None;
         }
-        let tail: String = chars[len - 2..].iter().collect();
+        // The stem's last character and the suffix (a suffix word of two
+        // is itself an ordinary word: 集团).
+        let tail: String = chars[stem_len - 1..].iter().collect();
         if self.is_generic(&stem)
             || !self.stem_ok(&stem, false)
             || chars.iter().any(|c| self.is_function_char(*c))
             || self.is_plain_word(w)
-            || self.is_plain_word(&tail)
+            || (slen == 1 && self.is_plain_word(&tail))
             // 奏真宗, 教戴宗: the last two are said on their own far more
             // often (a person named with the suffix's character), the
             // rest is a verb before him.
-            || m.count(&tail) >= 2 * st.count
+            || (slen == 1 && m.count(&tail) >= 2 * st.count)
             || (weight < 3 && self.is_plain_word(&stem) && self.is_frequent_word(&stem, 100))
             || st.left_bad + st.right_bad + st.left_word_cut > 0
             || (st.count >= 3 && st.left_distinct == 1 && st.left_punct == 0)
@@ -718,8 +729,18 @@ impl Recognizer {
                 // 山谷, 京城, 小河: a one-character stem that makes a common word.
                 // A dictionary place name is fine (锦州, and 燕山 when movement
                 // cues say so), unless its stem is itself a suffix (山口, 京城).
+                // A landform + a city suffix (江城, 湖州) is a city's name
+                // where people move to it.
+                let stem_landform = self
+                    .lex
+                    .place_suffixes
+                    .get(&stem)
+                    .map(|p| p.class == PlaceClass::Terrain);
+                let city = stem_landform == Some(true)
+                    && self.chars.city.contains(&chars[1])
+                    && st.place_cues() >= 2;
                 let ns = self.tag_of(w) == Some(Tag::Place)
-                    && !self.lex.place_suffixes.contains_key(&stem)
+                    && (stem_landform.is_none() || city)
                     && (class == PlaceClass::Admin && weight >= 3 || st.place_cues() >= 2);
                 if self.vocab.has_word(w) && !ns {
                     return None;
