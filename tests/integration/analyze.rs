@@ -375,15 +375,7 @@ fn cooccurrence_pairs_are_ordered_and_window_changes_counts() {
 #[test]
 fn modern_war_fiction_gives_its_units_people_and_places() {
     let d = Dir::new();
-    let out = d.path("out");
-    zhnovel(&[
-        "analyze",
-        "tests/data/modern-war-invented.txt",
-        "-o",
-        p(&out),
-        "-q",
-    ])
-    .success();
+    let out = analyze_invented(&d, "modern-war-invented.txt");
     let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
     // 鬼子, the enemy's soldiers in the speech of the period, is its army.
     // 日军, a modern state's short name + 军; 第十二联队, a Japanese regiment.
@@ -413,20 +405,20 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
     assert_eq!(kind("警卫连"), None);
 }
 
+/// Runs `analyze` on one of the invented texts of tests/data; its output dir.
+fn analyze_invented(d: &Dir, file: &str) -> std::path::PathBuf {
+    let out = d.path("out");
+    let input = format!("tests/data/{file}");
+    zhnovel(&["analyze", &input, "-o", p(&out), "-q"]).success();
+    out
+}
+
 /// An urban web novel (an invented text): the cast, a company, a city named
 /// with a landform, and speech introduced by a gesture and a colon.
 #[test]
 fn web_novel_gives_its_cast_company_city_and_speakers() {
     let d = Dir::new();
-    let out = d.path("out");
-    zhnovel(&[
-        "analyze",
-        "tests/data/web-novel-invented.txt",
-        "-o",
-        p(&out),
-        "-q",
-    ])
-    .success();
+    let out = analyze_invented(&d, "web-novel-invented.txt");
     let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
     for person in ["林墨", "苏晚晴", "陈浩", "沈清秋", "韩少杰", "赵德海"] {
         assert_eq!(kind(person).as_deref(), Some("person"), "{person}");
@@ -465,15 +457,7 @@ fn web_novel_gives_its_cast_company_city_and_speakers() {
 #[test]
 fn wuxia_gives_its_people_sect_and_places() {
     let d = Dir::new();
-    let out = d.path("out");
-    zhnovel(&[
-        "analyze",
-        "tests/data/wuxia-invented.txt",
-        "-o",
-        p(&out),
-        "-q",
-    ])
-    .success();
+    let out = analyze_invented(&d, "wuxia-invented.txt");
     let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
     for person in ["厉无涯", "萧寒舟", "柯北辰", "苏青禾"] {
         assert_eq!(kind(person).as_deref(), Some("person"), "{person}");
