@@ -1695,6 +1695,16 @@ mod tests {
         }
     }
 
+    /// t2s leaves 著 as it is (著名), so a Traditional text's particle 著
+    /// (指著, 看著) reaches the recognizer: it bounds names as 着 does (in
+    /// the full 水滸傳, 指著 was a person said 57 times).
+    #[test]
+    fn the_particle_zhe_in_either_form_bounds_names() {
+        let r = recognizer();
+        assert!(r.is_function_char('着'));
+        assert!(r.is_function_char('著'));
+    }
+
     #[test]
     fn phrases_that_start_with_a_pronoun_or_group_word_are_generic() {
         let r = recognizer();
@@ -1749,6 +1759,12 @@ mod tests {
              众人回到山寨。山寨里很热闹。他到了山寨。船到了海岛。他们上了海岛。",
             &[(Place, "江城")],
             &["山寨", "海岛"],
+        ),
+        (
+            "an army of dict/armies.txt, not where its mention cuts a word (八路|军马)",
+            "柯北辰点起八路军马，杀奔北燕城下。",
+            &[],
+            &["八路军"],
         ),
         (
             "compound surname + action cues, boundary before the cue",

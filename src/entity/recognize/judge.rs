@@ -230,8 +230,12 @@ impl Recognizer {
         if self.is_generic(w) {
             return None;
         }
-        // 八路军, 湘军: a well-known army of dict/armies.txt.
+        // 八路军, 湘军: a well-known army of dict/armies.txt, unless every
+        // mention cuts a word (八路|军马: eight columns of horse).
         if self.lex.armies.contains(w) {
+            if st.left_bad + st.right_bad >= st.count {
+                return None;
+            }
             return Some(decided(w, EntityType::Army, 0.85, &["lex"], st));
         }
         let chars: Vec<char> = w.chars().collect();
