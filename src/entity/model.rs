@@ -413,7 +413,7 @@ impl Model {
 }
 
 /// Fits averaged into one model when it has hidden units.
-const ENSEMBLE: usize = 3;
+const ENSEMBLE: usize = 7;
 
 /// How far (in standard deviations) a hidden unit reads a feature: a rare
 /// feature's value can lie 30 deviations out, and a unit trained on the

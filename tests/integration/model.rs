@@ -28,8 +28,8 @@ fn a_tiny_training_run_writes_a_model_that_analyze_loads() {
     );
     assert!(text.contains("\nfeature\tmean\tscale\tnone\tperson\tplace\n"));
     assert!(text.contains("\nctx_person_right\t") && text.contains("\n(bias)\t"));
-    // Eight hidden units by default, three fits averaged: 24 lines.
-    assert_eq!(text.matches("\n(hidden)\t").count(), 24, "{text}");
+    // Eight hidden units by default, seven fits averaged: 56 lines.
+    assert_eq!(text.matches("\n(hidden)\t").count(), 56, "{text}");
     assert!(text.contains("8 hidden units"));
     let plain = d.path("plain.tsv");
     train_on_book(&key, &["-o", p(&plain), "--hidden", "0"]);

@@ -501,6 +501,19 @@ impl Recognizer {
             }
             let surname = &d.name[..chars[..sl].iter().map(|c| c.len_utf8()).sum::<usize>()];
             let given = &d.name[surname.len()..];
+            // 丁大爷丁二爷: a birth-order form after another is a brother
+            // named beside him, not the name the first one stands for.
+            if let [b, h] = chars[sl..] {
+                if self.chars.birth_order.contains(&b)
+                    && (h == '郎'
+                        || self
+                            .lex
+                            .honorifics
+                            .contains(h.encode_utf8(&mut [0; 4]) as &str))
+                {
+                    continue;
+                }
+            }
             for n in std::iter::once(d.name.as_str())
                 .chain(d.aliases.iter().map(String::as_str).filter(|a| *a == given))
             {
@@ -1110,6 +1123,12 @@ mod tests {
             &["四爷韩千山来了。四爷韩北辰也来了。"],
             &["韩千山", "韩北辰", "韩四爷"],
             &[("韩千山", &[]), ("韩北辰", &[]), ("韩四爷", &[])],
+        ),
+        (
+            "a birth-order form after another is a brother beside him",
+            &["韩大爷韩二爷送至庄外。韩大爷韩二爷又来了。"],
+            &["韩大爷", "韩二爷"],
+            &[("韩大爷", &[]), ("韩二爷", &[])],
         ),
         (
             "老 is age, not birth order",
