@@ -150,8 +150,8 @@ impl Recognizer {
         }
     }
 
-    /// A sect, society, gang, party or league named by a two- or
-    /// three-character stem and a faction suffix (峨眉派, 天地会), said again and again, whose stem and
+    /// A sect, society, gang, party, league or company named by a two- or
+    /// three-character stem and a faction suffix (峨眉派, 天地会, 天盛集团), said again and again, whose stem and
     /// suffix do not make an ordinary word (机会, 宴会, 分明教: 明教 cut out
     /// of 分明 is refused because 分明 is a word across its left edge).
     pub(super) fn faction_score(
