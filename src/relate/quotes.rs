@@ -347,22 +347,24 @@ pub fn attribute(text: &str, spans: &[Span], catalog: &Catalog, cues: &Cues) -> 
         } else if let Some((p, method)) = colon
             .then(|| colon_subject(text, lead_start, lead, &lead_persons, cues))
             .flatten()
-            .and_then(|(p, method)| match p {
+            .and_then(|subject| match subject {
                 Subject::Named(p) => {
                     let named = text[p.start..p.end] == catalog.get(p.entity).name;
-                    let method = if named { method } else { Method::Alias };
-                    (!is_addressee(p)).then_some((Some(p), method))
+                    let method = if named {
+                        Method::Explicit
+                    } else {
+                        Method::Alias
+                    };
+                    (!is_addressee(p)).then_some((p, method))
                 }
-                Subject::Pronoun(at) => before(at, q.addressee).map(|p| (Some(p), method)),
+                Subject::Pronoun(at) => before(at, q.addressee).map(|p| (p, Method::Pronoun)),
             })
         {
             // X摇了摇头：“…”: no speech verb, but a colon after a clause
             // whose subject is a person.
             q.speech = true;
-            if let Some(p) = p {
-                q.speaker = Some(p.entity);
-                q.mention = Some((p.start, p.end));
-            }
+            q.speaker = Some(p.entity);
+            q.mention = Some((p.start, p.end));
             q.method = method;
             q.confidence = if method == Method::Pronoun { 0.6 } else { 0.8 };
         } else {
@@ -589,9 +591,8 @@ const CLAUSE_END: [char; 2] = ['，', ','];
 
 /// X摇了摇头：, 他点了点头：: the person (or pronoun) that opens one of the
 /// last `COLON_CLAUSES` clauses of a lead-in ending with a colon, perhaps
-/// after `opener` words, the last such clause (X看着Y，摇了摇头： is X's; 甲抬头看见，乙忙令： is 乙's);
-/// `explicit` for a name (the caller makes it `alias` for another name),
-/// `pronoun` for a pronoun. Not when the lead-in reads writing (上面写着：),
+/// after `opener` words, the last such clause (X看着Y，摇了摇头： is X's;
+/// 甲抬头看见，乙忙令： is 乙's). Not when the lead-in reads writing (上面写着：),
 /// which no one speaks, or a saying (正所谓：).
 fn colon_subject<'s>(
     text: &str,
@@ -599,7 +600,7 @@ fn colon_subject<'s>(
     lead: &str,
     lead_persons: &[&'s Span],
     cues: &Cues,
-) -> Option<(Subject<'s>, Method)> {
+) -> Option<Subject<'s>> {
     if lead.contains(['写', '书', '念']) || lead.contains("所谓") {
         return None;
     }
@@ -611,12 +612,12 @@ fn colon_subject<'s>(
             .iter()
             .find(|p| p.start >= at && opens_clause(text, at, p.start, cues))
         {
-            return Some((Subject::Named(p), Method::Explicit));
+            return Some(Subject::Named(p));
         }
         if let Some(pron) =
             pronoun(&lead[c..], cues).filter(|&o| opens_clause(text, at, at + o, cues))
         {
-            return Some((Subject::Pronoun(at + pron), Method::Pronoun));
+            return Some(Subject::Pronoun(at + pron));
         }
     }
     None

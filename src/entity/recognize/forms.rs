@@ -483,6 +483,14 @@ impl Recognizer {
             return decided;
         }
         let row_of = person_rows(&decided);
+        let order_char = |c: char| self.chars.birth_order.contains(&c) && !matches!(c, '小' | '老');
+        let honorific = |c: char| {
+            c == '郎'
+                || self
+                    .lex
+                    .honorifics
+                    .contains(c.encode_utf8(&mut [0; 4]) as &str)
+        };
         // A person's surname and the names that follow a birth-order form:
         // the full name and a given name used alone.
         let mut forms: Vec<&str> = Vec::new();
@@ -504,13 +512,7 @@ impl Recognizer {
             // 丁大爷丁二爷: a birth-order form after another is a brother
             // named beside him, not the name the first one stands for.
             if let [b, h] = chars[sl..] {
-                if self.chars.birth_order.contains(&b)
-                    && (h == '郎'
-                        || self
-                            .lex
-                            .honorifics
-                            .contains(h.encode_utf8(&mut [0; 4]) as &str))
-                {
+                if order_char(b) && honorific(h) {
                     continue;
                 }
             }
@@ -539,14 +541,6 @@ impl Recognizer {
             }
         }
         let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest, false);
-        let order_char = |c: char| self.chars.birth_order.contains(&c) && !matches!(c, '小' | '老');
-        let honorific = |c: char| {
-            c == '郎'
-                || self
-                    .lex
-                    .honorifics
-                    .contains(c.encode_utf8(&mut [0; 4]) as &str)
-        };
         let pairs: Vec<(usize, usize)> = (0..runs.len())
             .into_par_iter()
             .flat_map_iter(|r| {

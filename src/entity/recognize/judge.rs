@@ -83,6 +83,12 @@ impl Recognizer {
         false
     }
 
+    /// A string jieba's corpus uses fewer than `RARE_WORD_FREQ` times (or
+    /// never): its dictionary entry and tag say little about it.
+    fn is_rare_word(&self, w: &str) -> bool {
+        !self.is_frequent_word(w, RARE_WORD_FREQ)
+    }
+
     /// A common word in jieba's dictionary whose tag is not a name tag.
     pub(super) fn is_plain_word(&self, w: &str) -> bool {
         self.tag_of(w) == Some(Tag::Other)
@@ -530,7 +536,7 @@ impl Recognizer {
             }
             // A word jieba's corpus rarely uses (燃灯, 3 times) does not
             // veto such evidence; a common one (老者, 军士) does.
-            let rare_word = !self.is_frequent_word(w, RARE_WORD_FREQ);
+            let rare_word = self.is_rare_word(w);
             if (self.vocab.has_word(w) && !rare_word)
                 || chars.iter().any(|c| self.is_function_char(*c))
             {
@@ -565,8 +571,7 @@ impl Recognizer {
         }
         // jieba's tag of a word its corpus rarely uses (燃灯 n, 3 times)
         // does not veto cues on four in ten of the book's mentions.
-        let weak_tag =
-            !self.is_frequent_word(w, RARE_WORD_FREQ) && n >= 3 && cues as f64 >= 0.4 * n as f64;
+        let weak_tag = self.is_rare_word(w) && n >= 3 && cues as f64 >= 0.4 * n as f64;
         if self.tag_of(w).is_some_and(|t| t != Tag::Person) && !weak_tag {
             return None;
         }
