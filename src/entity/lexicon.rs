@@ -148,6 +148,10 @@ pub struct CharClasses {
     /// Suffixes of a town or city (州 城 市): after a landform (江城, 湖州)
     /// still a place name when the book moves people there.
     pub city: CharSet,
+    /// The four directions.
+    pub direction: CharSet,
+    /// Words for foreign peoples (番 夷 蛮 戎): after a direction a faction.
+    pub exonym: CharSet,
 }
 
 impl CharClasses {
@@ -201,6 +205,8 @@ impl CharClasses {
             given_ok: take("given_ok")?,
             state_short: take("state_short")?,
             city: take("city")?,
+            direction: take("direction")?,
+            exonym: take("exonym")?,
         })
     }
 }

@@ -58,16 +58,19 @@
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
 //! | `form`  | a surname + title form (蒋爷, 白五弟) bound to the one person the book names by it |
 //! | `epithet` | a title or sobriquet written right before one full name at least three times (北刀韩千山), bound to that person |
-//! | `same`  | two persons the text declares one (X就是Y, X，即Y也, X原名Y), merged |
+//! | `same`  | two persons the text declares one (X就是Y, X，即Y也, X原名Y, 改名Y的X), merged |
 //! | `order` | a surname + birth-order form (杨六郎) written right before one person's name (六郎延昭), bound to that person |
 //! | `realm` | a founder's name the book mostly uses for his realm (X天下, X营): a faction |
+//! | `exo`   | a direction + a word for foreigners (北番, 西戎: classes `direction` and `exonym` of `dict/chars.tsv`), said 3 times: a faction whatever the verbs around it |
 //!
 //! # Type decision order
 //!
 //! 1. Generic words and titles (`dict/generic.txt`, `dict/titles.txt`) are never entities.
-//! 2. Lexicon factions are factions; lexicon places are places.
+//! 2. Lexicon factions are factions; lexicon places are places; a
+//!    direction + a word for foreigners (北番) is a faction.
 //! 3. A string ending with a strong army suffix (军, 兵, 骑兵 …) is never a
-//!    person or place; it is an army if its stem is a faction, a place
+//!    person or place, nor is a one-character faction's camp or host
+//!    (宋营, 宋师); it is an army if its stem is a faction, a place
 //!    (listed, or accepted in step 4), a direction (南军), X家 (岳家军) or a
 //!    repeated unknown stem that hardly occurs alone (神武军).
 //! 4. Person or place, whichever scores higher: persons from the surname
@@ -1279,10 +1282,11 @@ impl Recognizer {
                     })
             })
             .collect();
-        // Phase 2: armies, whose stems may be phase-1 places.
-        let places: HashSet<&str> = first
+        // Phase 2: armies, whose stems may be phase-1 places or factions
+        // (西番人马).
+        let stems: HashSet<&str> = first
             .iter()
-            .filter(|d| d.kind == EntityType::Place)
+            .filter(|d| matches!(d.kind, EntityType::Place | EntityType::Faction))
             .map(|d| d.name.as_str())
             .collect();
         let mut armies: Vec<Decided> = m
@@ -1290,7 +1294,7 @@ impl Recognizer {
             .par_iter()
             .zip(&m.stats)
             .filter(|(_, st)| !st.aux && st.count > 0)
-            .filter_map(|(&w, st)| self.judge_army(w, st, m, &places))
+            .filter_map(|(&w, st)| self.judge_army(w, st, m, &stems))
             .collect();
         armies.sort_by(|a, b| a.name.cmp(&b.name));
         phases.mark(t0, "decide: armies");
@@ -1380,9 +1384,20 @@ impl Recognizer {
             && !self.is_generic(w)
             && !self.lex.places.contains(w)
             && !self.lex.factions.contains(w)
-            && !self
-                .army_suffix(w)
-                .is_some_and(|(l, weight)| weight >= 3 || l >= 2)
+            && !self.is_army_word(w)
+    }
+
+    /// An army word, decided in phase 2, never a person or place: a strong
+    /// or long army suffix (金兵, 宋江人马), or a one-character faction's
+    /// camp or host (宋营, 宋师; but 郭药师 ends with 师, a weak suffix).
+    fn is_army_word(&self, w: &str) -> bool {
+        self.army_suffix(w).is_some_and(|(l, weight)| {
+            weight >= 3
+                || l >= 2
+                || (w.chars().count() == 2
+                    && matches!(w.chars().nth(1), Some('营' | '师'))
+                    && self.is_faction_stem(&w[..w.len() - '师'.len_utf8()]))
+        })
     }
 
     /// The model's decision from its class probabilities. The rules'
@@ -1712,6 +1727,39 @@ mod tests {
         }
     }
 
+    /// 楚师: a one-character faction's host, where the book names its
+    /// troops (楚兵, 楚军) as often, is its army, never a person (楚 is
+    /// also a surname); 明师 (an enlightened teacher) in a book that names
+    /// no 明兵 is no army.
+    #[test]
+    fn a_factions_host_is_its_army_where_the_book_names_its_troops() {
+        let text = "楚兵大至。楚军围城。楚师连年征战，军士怀怨。韩铁衣引兵拒楚师。\
+                    楚兵败走。楚师退去。楚军又至。楚兵复来。楚师复至，韩铁衣大怒。\
+                    苏青禾拜了明师。明师笑道：“好。”明师又道：“去罢。”";
+        let catalog = recognizer().discover(&[text]);
+        let names = |e: &crate::entity::Entity| {
+            std::iter::once(e.name.clone())
+                .chain(e.aliases.iter().cloned())
+                .collect::<Vec<String>>()
+        };
+        let army_of = |w: &str| {
+            catalog
+                .entities()
+                .iter()
+                .any(|e| e.kind == Army && names(e).iter().any(|n| n == w))
+        };
+        assert!(army_of("楚师"), "{:?}", catalog.entities());
+        assert!(!army_of("明师"), "{:?}", catalog.entities());
+        assert!(
+            !catalog
+                .entities()
+                .iter()
+                .any(|e| e.kind == Person && names(e).iter().any(|n| n == "楚师")),
+            "{:?}",
+            catalog.entities()
+        );
+    }
+
     /// 上|泰山, 回|黑石山: a locative (before a listed place) or a movement
     /// verb (before a place with a suffix) glued onto a place the book
     /// names alone at least twice as often is no place of its own; the
@@ -1806,6 +1854,13 @@ mod tests {
              一家贸易公司开张了。那家贸易公司倒了。贸易公司的人走了。",
             &[(Faction, "北辰集团")],
             &["贸易公司", "集团"],
+        ),
+        (
+            "a direction + a word for foreigners (北胡) is a faction, though it speaks and acts",
+            "北胡犯边，朝廷震动。北胡大怒，遣使来。北胡又来索战。\
+             韩铁衣曰：“北胡不足惧。”韩铁衣道：“走。”韩铁衣笑道：“好。”",
+            &[(Faction, "北胡"), (Person, "韩铁衣")],
+            &[],
         ),
         (
             "a landform + a city suffix (江城) is a city where people go there; 山寨 and 海岛 stay words",

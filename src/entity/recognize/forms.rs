@@ -382,7 +382,8 @@ impl Recognizer {
     /// Two persons the text declares one (金相公就是白X, 杨X即倪Y, 姬X，即武王天子也;
     /// cue class `same` of `dict/cues.txt`: 即, 就是, 原名, 化名 …): A, the
     /// cue and B in one clause (即 may follow A's comma), B ending the
-    /// clause or followed by 也/呢/矣 or a title. A merge a book states
+    /// clause or followed by 也/呢/矣 or a title; or a relative clause, a
+    /// cue that names a name, A, 的 and B (改名A的B). A merge a book states
     /// for two different partners is ambiguous and not made; the pair
     /// goes under the name said more often (evidence `same`).
     pub(super) fn bind_declared(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
@@ -420,8 +421,17 @@ impl Recognizer {
                 let mut out: Vec<(usize, usize)> = found
                     .windows(2)
                     .filter(|w| {
-                        let ((_, e1, a), (s2, e2, b)) = (w[0], w[1]);
-                        a != b && same.contains(&&run.text[e1..s2]) && ends_clause(&run.text[e2..])
+                        let ((s1, e1, a), (s2, e2, b)) = (w[0], w[1]);
+                        let gap = &run.text[e1..s2];
+                        // X原名Y; or as a relative clause, 改名Y的X (a
+                        // cue that names a name, not 即: 即Y的X is no
+                        // declaration).
+                        let declared = same.contains(&gap)
+                            || (gap == "的"
+                                && same
+                                    .iter()
+                                    .any(|c| c.contains('名') && run.text[..s1].ends_with(c)));
+                        a != b && declared && ends_clause(&run.text[e2..])
                     })
                     .map(|w| (w[0].2, w[1].2))
                     .collect();
@@ -1073,6 +1083,18 @@ mod tests {
             &["韩千山原名柯北辰将军。"],
             &["韩千山", "柯北辰"],
             &[("韩千山", &["柯北辰"])],
+        ),
+        (
+            "a relative clause: 改名Y的X",
+            &["他便是改名柯北辰的韩千山。"],
+            &["韩千山", "柯北辰"],
+            &[("韩千山", &["柯北辰"])],
+        ),
+        (
+            "a relative clause with a cue that names no name (即Y的X): no equality",
+            &["他便是即柯北辰的韩千山。"],
+            &["韩千山", "柯北辰"],
+            &[("柯北辰", &[]), ("韩千山", &[])],
         ),
         (
             "Y's noun phrase goes on: no equality (韩千山就是柯北辰的兄弟)",

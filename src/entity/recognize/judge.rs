@@ -120,12 +120,17 @@ impl Recognizer {
         if self.lex.places.contains(w) {
             return Some(decided(w, EntityType::Place, 0.9, &["lex"], st));
         }
-        // An army word is decided in phase 2, never as a person or place
-        // (but 郭药师 ends with 师, a weak army suffix).
-        if self
-            .army_suffix(w)
-            .is_some_and(|(l, weight)| weight >= 3 || l >= 2)
+        // 北番, 西戎: a direction + a word for foreigners names a foreign
+        // people or state, whatever the verbs around it.
+        if len == 2
+            && self.chars.direction.contains(&chars[0])
+            && self.chars.exonym.contains(&chars[1])
+            && st.count >= 3
         {
+            return Some(decided(w, EntityType::Faction, 0.7, &["exo"], st));
+        }
+        // An army word is decided in phase 2, never as a person or place.
+        if self.is_army_word(w) {
             return None;
         }
         // Boundaries: most occurrences must not cut a common word.
@@ -229,13 +234,14 @@ impl Recognizer {
     }
 
     /// Phase 2: an army name (faction, place, direction, X家 or a repeated
-    /// unknown stem + army suffix).
+    /// unknown stem + army suffix). `stems`: the places and factions
+    /// phase 1 decided.
     pub(super) fn judge_army(
         &self,
         w: &str,
         st: &Stat,
         m: &Measured,
-        places: &HashSet<&str>,
+        stems: &HashSet<&str>,
     ) -> Option<Decided> {
         if self.is_generic(w) {
             return None;
@@ -291,12 +297,20 @@ impl Recognizer {
         // 秦军, 宋军; but not 韩先锋 (a surname and a title) nor 点清军马
         // (清 glued into the word 点清).
         // 宋营, 金营: a one-character faction's camp, said again and again,
-        // is its army.
+        // is its army; so is its host in classical text (宋师, 楚师) where
+        // the book names its troops (宋兵, 宋军) as often (not 明师, an
+        // enlightened teacher).
+        let host = || {
+            let troops = m.count(&format!("{stem}兵")) + m.count(&format!("{stem}军"));
+            st.count >= 3 && troops >= st.count
+        };
         let faction = self.is_faction_stem(&stem)
             && (stem_len > 1
-                || ((weight >= 3 || (suffix == "营" && st.count >= 3))
+                || ((weight >= 3
+                    || (suffix == "营" && st.count >= 3)
+                    || (suffix == "师" && host()))
                     && st.left_word_cut < st.count));
-        let place = self.lex.places.contains(&stem) || places.contains(stem.as_str());
+        let place = self.lex.places.contains(&stem) || stems.contains(stem.as_str());
         let score = if faction {
             evidence.push("lex");
             0.85
@@ -309,7 +323,7 @@ impl Recognizer {
             0.8
         } else if weight < 2 {
             return None;
-        } else if stem_len == 1 && "东南西北".contains(stem.as_str()) && suffix == "军" {
+        } else if stem_len == 1 && self.chars.direction.contains(&chars[0]) && suffix == "军" {
             0.6
         } else if stem_len == 2
             && stem.ends_with('家')
