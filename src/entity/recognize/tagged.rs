@@ -314,6 +314,9 @@ mod tests {
             ("韩千山", "招讨", false),
             ("柯北辰", "道：", false),
             ("柯北", "辰道", false),
+            // a place read with the first character of the magistrate's
+            // title after it (X县|县主 is X县, then 县主)
+            ("柯北县县", "主韩千山", true),
         ];
         for (head, tail, want) in table {
             assert_eq!(r.ends_inside_title(head, tail), want, "{head}|{tail}");
