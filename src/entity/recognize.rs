@@ -1860,6 +1860,14 @@ mod tests {
             &["贸易公司", "集团"],
         ),
         (
+            "modern states and parties of dict/factions.txt are factions (modern fiction)",
+            "韩千山说：“国民党的队伍又撤了。”美国的飞机飞过来，苏联出兵东北。\
+             苏青禾说：“国民党靠不住，美国人也靠不住。”苏联红军进城了。\
+             国民党军队开进城里，美国顾问跟在后面。柯北辰问：“苏联会帮谁？”",
+            &[(Faction, "国民党"), (Faction, "美国"), (Faction, "苏联")],
+            &[],
+        ),
+        (
             "a direction + a word for foreigners (北胡) is a faction, though it speaks and acts",
             "北胡犯边，朝廷震动。北胡大怒，遣使来。北胡又来索战。\
              韩铁衣曰：“北胡不足惧。”韩铁衣道：“走。”韩铁衣笑道：“好。”",
