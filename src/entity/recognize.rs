@@ -1860,6 +1860,15 @@ mod tests {
             &["贸易公司", "集团"],
         ),
         (
+            "a school named after a mountain jieba knows well (天山派) is a sect; 丐帮 is listed; 武林 (jieba: nr) is no person",
+            "韩千山是天山派的弟子。天山派掌门柯北辰笑道：“好。”众人都说天山派剑法第一。\
+             丐帮弟子来了。苏青禾道：“丐帮也来凑热闹？”丐帮长老大怒。\
+             韩千山道：“武林中人，岂能如此？”武林大会那日，苏青禾做了武林盟主。\
+             柯北辰名动武林。武林之中，韩千山最是心狠。",
+            &[(Faction, "天山派"), (Faction, "丐帮")],
+            &["武林"],
+        ),
+        (
             "modern states and parties of dict/factions.txt are factions (modern fiction)",
             "韩千山说：“国民党的队伍又撤了。”美国的飞机飞过来，苏联出兵东北。\
              苏青禾说：“国民党靠不住，美国人也靠不住。”苏联红军进城了。\

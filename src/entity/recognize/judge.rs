@@ -189,15 +189,17 @@ impl Recognizer {
         if !(2..=3).contains(&stem_len) || weight < 2 || st.count < 3 {
             return None;
         }
-        // 圣上钦派, 奉旨钦派: no ordinary word inside the stem.
+        // 圣上钦派, 奉旨钦派: no ordinary word inside the stem; but a
+        // school may be named after a mountain however common its name
+        // (华山派, 天山派: jieba tags the stem a place).
         if (0..stem_len).any(|a| {
             (a + 2..=stem_len).any(|b| {
                 let part: String = chars[a..b].iter().collect();
+                let whole_stem = a == 0 && b == stem_len && weight >= 3;
                 self.is_plain_word(&part)
-                    && !(a == 0
-                        && b == stem_len
-                        && weight >= 3
-                        && !self.is_frequent_word(&part, 100))
+                    && !(whole_stem
+                        && (!self.is_frequent_word(&part, 100)
+                            || self.tag_of(&part) == Some(Tag::Place)))
             })
         }) {
             return None;
