@@ -1391,13 +1391,17 @@ impl Recognizer {
     /// or long army suffix (金兵, 宋江人马), or a one-character faction's
     /// camp or host (宋营, 宋师; but 郭药师 ends with 师, a weak suffix).
     fn is_army_word(&self, w: &str) -> bool {
-        self.army_suffix(w).is_some_and(|(l, weight)| {
-            weight >= 3
-                || l >= 2
-                || (w.chars().count() == 2
-                    && matches!(w.chars().nth(1), Some('营' | '师'))
-                    && self.is_faction_stem(&w[..w.len() - '师'.len_utf8()]))
-        })
+        let camp_or_host = || {
+            let mut chars = w.chars();
+            match (chars.next(), chars.next(), chars.next()) {
+                (Some(stem), Some('营' | '师'), None) => {
+                    self.is_faction_stem(stem.encode_utf8(&mut [0; 4]))
+                }
+                _ => false,
+            }
+        };
+        self.army_suffix(w)
+            .is_some_and(|(l, weight)| weight >= 3 || l >= 2 || camp_or_host())
     }
 
     /// The model's decision from its class probabilities. The rules'
