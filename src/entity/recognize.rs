@@ -1873,6 +1873,14 @@ mod tests {
             &["武林"],
         ),
         (
+            "the lady of a house (韩太太) said again and again with cues is a person; a daughter's title (韩小姐) is not",
+            "韩太太道：“来了。”韩太太笑道：“坐。”韩太太又问道：“吃了么？”韩太太叹道：“罢了。”\
+             丫头扶着韩太太出来。韩小姐道：“母亲。”韩小姐笑道：“好。”韩小姐又道：“去罢。”\
+             韩小姐叹道：“罢了。”丫头扶着韩小姐进去。",
+            &[(Person, "韩太太")],
+            &["韩小姐"],
+        ),
+        (
             "modern states and parties of dict/factions.txt are factions (modern fiction)",
             "韩千山说：“国民党的队伍又撤了。”美国的飞机飞过来，苏联出兵东北。\
              苏青禾说：“国民党靠不住，美国人也靠不住。”苏联红军进城了。\

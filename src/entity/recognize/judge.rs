@@ -29,6 +29,13 @@ fn counted_troops(st: &Stat) -> bool {
 /// How often a sobriquet + title (太乙真人) must be said to be a name.
 const TITLED_MIN_COUNT: u32 = 3;
 
+/// Times a surname + 夫人/太太 must be said to be a person of its own.
+const LADY_MIN_COUNT: u32 = 5;
+
+/// The titles of the lady of a house (family titles of `dict/titles.txt`
+/// a house gives one woman at a time, unlike 小姐 or 公子).
+const LADY_TITLES: [&str; 2] = ["夫人", "太太"];
+
 impl Recognizer {
     /// Whether a stem (the part of a candidate before its suffix) can start
     /// a name: not a function character (a numeral may start a place:
@@ -418,12 +425,17 @@ impl Recognizer {
                 && self.chars.clan.contains(&chars[k])
                 && self.surname(chars, w).is_some_and(|(sl, _)| sl == k)
         };
+        // 梁夫人, 柳太太: a surname + the title of the lady of a house.
+        let lady_form = self.surname(chars, w).is_some_and(|(sl, _)| {
+            LADY_TITLES.contains(&chars[sl..].iter().collect::<String>().as_str())
+        });
         if len > 4
-            || (1..len).any(|k| {
-                self.not_given.contains(&chars[k])
-                    && !(k == len - 1 && birth_order_at(k))
-                    && !clan_at(k)
-            })
+            || (!lady_form
+                && (1..len).any(|k| {
+                    self.not_given.contains(&chars[k])
+                        && !(k == len - 1 && birth_order_at(k))
+                        && !clan_at(k)
+                }))
         {
             return None;
         }
@@ -479,18 +491,27 @@ impl Recognizer {
                 return None;
             }
             // 钱来, 尹见, 戴宗先: a name does not end with a verb or an adverb.
-            if self.name_end_bad.contains(&gchars[gchars.len() - 1]) {
+            if !lady_form && self.name_end_bad.contains(&gchars[gchars.len() - 1]) {
                 return None;
+            }
+            // 梁夫人, 柳太太: the lady of a house, said again and again with
+            // person cues, is a person though her title is a family one
+            // (her own name may never be written: 王夫人 in Qing fiction).
+            let lady =
+                lady_form && n >= LADY_MIN_COUNT && cues >= 2 && cues as f64 >= 0.1 * n as f64;
+            if lady {
+                score += 0.15;
+                evidence.push("ttl");
             }
             // 孔目禀, 王观察: a title is no name.
-            if (2..=len.min(4)).any(|k| {
+            let titled = (2..=len.min(4)).any(|k| {
                 let head: String = chars[..k].iter().collect();
                 self.titles.contains_key(&head)
-            }) || self.titles.contains_key(&given)
-            {
+            }) || self.titles.contains_key(&given);
+            if titled && !lady {
                 return None;
             }
-            if self.title_after_surname(gchars) {
+            if !lady && self.title_after_surname(gchars) {
                 return None;
             }
             // 银一两, 公孙二: a count is no given name (a birth order is).
