@@ -6,7 +6,7 @@
 //! | file                 | format                               | used for                              |
 //! |----------------------|--------------------------------------|---------------------------------------|
 //! | `surnames.txt`       | `surname<TAB>weight` (1–3)           | surname prior of person names         |
-//! | `titles.txt`         | `title<TAB>pre\|post\|both[<TAB>family\|consort]` | title contexts; titles are not names |
+//! | `titles.txt`         | `title<TAB>pre\|post\|both[<TAB>family\|consort\|lady]` | title contexts; titles are not names |
 //! | `generic.txt`        | one word a line                      | words that are never entities         |
 //! | `place_suffixes.txt` | `suffix<TAB>class<TAB>weight`        | place names by suffix (锦州, 燕山)     |
 //! | `army_suffixes.txt`  | `suffix<TAB>weight`                  | army names (契丹兵, 北平军)           |
@@ -229,6 +229,9 @@ pub struct Lexicon {
     /// Titles marked `consort` (also family titles): a ruler's wife, who
     /// holds them in turn (妃, then 后, then 太后).
     pub consort_titles: HashSet<String>,
+    /// Titles marked `lady` (also family titles): the lady of a house, one
+    /// woman at a time (夫人, 太太), unlike a daughter or son (小姐, 公子).
+    pub lady_titles: HashSet<String>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
     /// Words after a name that make it stand for a realm (X天下, X营).
@@ -467,7 +470,7 @@ impl Lexicon {
         Ok(())
     }
 
-    /// Adds `title<TAB>pre|post|both[<TAB>family|consort]` lines.
+    /// Adds `title<TAB>pre|post|both[<TAB>family|consort|lady]` lines.
     pub fn add_titles(&mut self, path: &Path, text: &str) -> Result<()> {
         for (line_no, line) in lines(text) {
             let (word, rest) = split_tab(line);
@@ -481,12 +484,16 @@ impl Lexicon {
                     self.family_titles.insert(word.to_string());
                     self.consort_titles.insert(word.to_string());
                 }
+                "lady" => {
+                    self.family_titles.insert(word.to_string());
+                    self.lady_titles.insert(word.to_string());
+                }
                 other => {
                     return Err(dict_error(
                         path,
                         line_no,
                         &format!(
-                            "a title's third column must be family, consort or empty, not '{other}'"
+                            "a title's third column must be family, consort, lady or empty, not '{other}'"
                         ),
                     ))
                 }
@@ -722,12 +729,14 @@ mod tests {
     fn titles_read_their_position_and_family_mark() {
         let mut lex = Lexicon::empty();
         let p = Path::new("t.txt");
-        lex.add_titles(p, "丞相\tboth\n夫人\tpost\tfamily\n皇后\tpost\tconsort\n")
+        lex.add_titles(p, "丞相\tboth\n夫人\tpost\tlady\n皇后\tpost\tconsort\n")
             .unwrap();
         assert_eq!(lex.titles.get("夫人"), Some(&TitlePosition::Post));
         assert!(lex.family_titles.contains("夫人") && !lex.family_titles.contains("丞相"));
         assert!(lex.family_titles.contains("皇后") && lex.consort_titles.contains("皇后"));
         assert!(!lex.consort_titles.contains("夫人"));
+        assert!(lex.family_titles.contains("夫人") && lex.lady_titles.contains("夫人"));
+        assert!(!lex.lady_titles.contains("皇后"));
         let err = lex
             .add_titles(p, "丞相\tboth\n夫人\tpost\twife\n")
             .unwrap_err();

@@ -32,10 +32,6 @@ const TITLED_MIN_COUNT: u32 = 3;
 /// Times a surname + 夫人/太太 must be said to be a person of its own.
 const LADY_MIN_COUNT: u32 = 5;
 
-/// The titles of the lady of a house (family titles of `dict/titles.txt`
-/// a house gives one woman at a time, unlike 小姐 or 公子).
-const LADY_TITLES: [&str; 2] = ["夫人", "太太"];
-
 impl Recognizer {
     /// Whether a stem (the part of a candidate before its suffix) can start
     /// a name: not a function character (a numeral may start a place:
@@ -425,9 +421,12 @@ impl Recognizer {
                 && self.chars.clan.contains(&chars[k])
                 && self.surname(chars, w).is_some_and(|(sl, _)| sl == k)
         };
-        // 梁夫人, 柳太太: a surname + the title of the lady of a house.
+        // 梁夫人, 柳太太: a surname + the title of the lady of a house
+        // (marked `lady` in dict/titles.txt).
         let lady_form = self.surname(chars, w).is_some_and(|(sl, _)| {
-            LADY_TITLES.contains(&chars[sl..].iter().collect::<String>().as_str())
+            self.lex
+                .lady_titles
+                .contains(&chars[sl..].iter().collect::<String>())
         });
         if len > 4
             || (!lady_form
