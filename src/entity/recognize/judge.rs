@@ -415,15 +415,17 @@ impl Recognizer {
         let birth_order_at = |k: usize| {
             k >= 1 && matches!(chars[k - 1], '小' | '大') && self.numerals.contains(&chars[k])
         };
+        // The surname the string starts with, looked up once.
+        let surname = self.surname(chars, w);
         // 马氏, 欧阳氏: a woman named by her family ends with a clan word.
         let clan_at = |k: usize| {
             k == len - 1
                 && self.chars.clan.contains(&chars[k])
-                && self.surname(chars, w).is_some_and(|(sl, _)| sl == k)
+                && surname.is_some_and(|(sl, _)| sl == k)
         };
         // 梁夫人, 柳太太: a surname + the title of the lady of a house
         // (marked `lady` in dict/titles.txt).
-        let lady_form = self.surname(chars, w).is_some_and(|(sl, _)| {
+        let lady_form = surname.is_some_and(|(sl, _)| {
             self.lex
                 .lady_titles
                 .contains(&chars[sl..].iter().collect::<String>())
@@ -440,9 +442,7 @@ impl Recognizer {
         }
         // 明日早, 方才走: a common word made by the surname and the next
         // character, then one more character.
-        if len >= 3
-            && self.tag_of(w) != Some(Tag::Person)
-            && self.surname(chars, w).is_some_and(|(sl, _)| sl == 1)
+        if len >= 3 && self.tag_of(w) != Some(Tag::Person) && surname.is_some_and(|(sl, _)| sl == 1)
         {
             let head: String = chars[..2].iter().collect();
             if self.is_plain_word(&head) && self.is_frequent_word(&head, 100) {
@@ -462,9 +462,7 @@ impl Recognizer {
         let (ld, rd) = self.diversity(st);
         let mut score = 0.0;
         let emperor = chars[len - 1] == '帝' && (2..=3).contains(&len);
-        let sur = self
-            .surname(chars, w)
-            .filter(|&(sl, _)| (1..=2).contains(&(len - sl)));
+        let sur = surname.filter(|&(sl, _)| (1..=2).contains(&(len - sl)));
         if emperor {
             // 天祚帝: a reign or temple name + 帝, said more than once.
             let stem: String = chars[..len - 1].iter().collect();
