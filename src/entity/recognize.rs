@@ -903,7 +903,7 @@ impl Recognizer {
                 lex_names.insert(w.clone(), ());
             }
         }
-        let hints = Hints::from_lexicon(&lexicon);
+        let hints = Hints::from_lexicon(&lexicon).with_vocabulary(vocab.clone());
         Recognizer {
             hints,
             tagger: builtin_tagger(),

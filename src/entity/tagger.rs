@@ -16,6 +16,8 @@
 
 use crate::entity::lexicon::Lexicon;
 use crate::hash::FxMap;
+use crate::segment::Vocabulary;
+use rayon::prelude::*;
 use std::fmt::Write as _;
 
 /// The tagger shipped with zhnovel (see `model/README.md` for its training data).
@@ -30,7 +32,7 @@ const I_PER: u8 = 2;
 const B_LOC: u8 = 3;
 const I_LOC: u8 = 4;
 /// Features per character (see `features`).
-const F: usize = 19;
+const F: usize = 22;
 
 /// The kind of a tagged span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,8 +43,9 @@ pub enum SpanKind {
 
 /// What the tagger knows of single characters from the lexicon: surname
 /// weight, place suffix weight, army suffix weight and given-name
-/// frequency (0 when none), and two-character surnames.
-#[derive(Debug, Clone, Default)]
+/// frequency (0 when none), and two-character surnames; and of words:
+/// the lexicon's places and jieba's dictionary (`words`).
+#[derive(Clone, Default)]
 pub struct Hints {
     pub surname: FxMap<char, u8>,
     pub double_surname: FxMap<(char, char), u8>,
@@ -50,7 +53,24 @@ pub struct Hints {
     pub army_suffix: FxMap<char, u8>,
     /// How common the character is in given names, 0–3.
     pub given: FxMap<char, u8>,
+    /// The lexicon's places (read as place words).
+    pub places: crate::hash::FxSet<String>,
+    /// jieba's dictionary: which strings are words, and their tags.
+    pub vocab: Option<Vocabulary>,
 }
+
+impl std::fmt::Debug for Hints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hints")
+            .field("surnames", &self.surname.len())
+            .field("places", &self.places.len())
+            .field("vocab", &self.vocab.is_some())
+            .finish()
+    }
+}
+
+/// Longest dictionary word the word features look for, in characters.
+const WORD_MAX: usize = 4;
 
 impl Hints {
     /// The tagger's hints from the lexicon: surname weights (one- and
@@ -80,6 +100,7 @@ impl Hints {
                 h.army_suffix.insert(c, w);
             }
         }
+        h.places = lex.places.iter().cloned().collect();
         // Given-name characters by how common they are in names (of about
         // 3 000 in dict/given_name_chars.tsv: the top 50, 300, 1 000).
         for (&c, &n) in &lex.given_name_chars {
@@ -96,6 +117,62 @@ impl Hints {
         h
     }
 
+    /// This hints with jieba's dictionary as a source of word features.
+    pub fn with_vocabulary(mut self, vocab: Vocabulary) -> Hints {
+        self.vocab = Some(vocab);
+        self
+    }
+
+    /// The class of a string as a word: `P` a person word of jieba's
+    /// dictionary (nr, nrt, nrfg), `L` a place (ns, or the lexicon's), `W`
+    /// a common word (jieba frequency at least 100), `w` a rarer word.
+    fn word_class(&self, w: &str) -> Option<char> {
+        if self.places.contains(w) {
+            return Some('L');
+        }
+        let vocab = self.vocab.as_ref()?;
+        if !vocab.has_word(w) {
+            return None;
+        }
+        Some(match vocab.tag(w).as_str() {
+            "nr" | "nrt" | "nrfg" => 'P',
+            "ns" => 'L',
+            _ if vocab.suggest_freq(w) >= 100 => 'W',
+            _ => 'w',
+        })
+    }
+
+    /// Per character: the longest dictionary word of 2 to `WORD_MAX`
+    /// characters that starts there, and the longest that ends there, as
+    /// codes of class and length (`'\0'` for none). Why: a name seldom
+    /// cuts a common word, and jieba's tags say which words are names.
+    pub fn word_marks(&self, chars: &[char]) -> Vec<[char; 2]> {
+        let n = chars.len();
+        let mut marks = vec![['\0'; 2]; n];
+        if self.vocab.is_none() && self.places.is_empty() {
+            return marks;
+        }
+        let mut buf = String::new();
+        for i in 0..n {
+            for len in (2..=WORD_MAX.min(n - i)).rev() {
+                buf.clear();
+                buf.extend(&chars[i..i + len]);
+                if let Some(class) = self.word_class(&buf) {
+                    let code = mark_code(class, len);
+                    if marks[i][0] == '\0' {
+                        marks[i][0] = code;
+                    }
+                    let end = i + len - 1;
+                    // The longest word ending at `end`: the earliest start.
+                    if marks[end][1] == '\0' {
+                        marks[end][1] = code;
+                    }
+                }
+            }
+        }
+        marks
+    }
+
     /// One code for a character's hints (a feature value).
     fn code(&self, c: char) -> char {
         let s = self.surname.get(&c).copied().unwrap_or(0).min(3) as u32;
@@ -104,6 +181,27 @@ impl Hints {
         let g = self.given.get(&c).copied().unwrap_or(0).min(3) as u32;
         char::from_u32(0x30 + s * 64 + p * 16 + a * 4 + g).unwrap_or('0')
     }
+}
+
+/// A word-mark feature; none where no word starts or ends (an absent word
+/// is no evidence: most characters start none).
+fn mark_key(template: u64, a: char, b: char) -> u64 {
+    if a == '\0' && b == '\0' {
+        NO_FEATURE
+    } else {
+        key(template, a, b)
+    }
+}
+
+/// A word mark's code: its class and length.
+fn mark_code(class: char, len: usize) -> char {
+    let c = match class {
+        'P' => 0,
+        'L' => 1,
+        'W' => 2,
+        _ => 3,
+    };
+    char::from_u32(0x41 + c * 8 + len as u32).unwrap_or('\0')
 }
 
 /// One training sentence: a Han run, its separators, and a gold tag per character.
@@ -163,11 +261,15 @@ const USES: [&[isize]; F] = [
     &[1],
     &[1],
     &[2],
+    &[0],
+    &[0],
+    &[0],
 ];
 
 /// The features of every character of a run, `F` per character.
 fn features(chars: &[char], before: char, after: char, hints: &Hints, out: &mut Vec<u64>) {
-    features_hiding(chars, before, after, hints, &[], out);
+    let marks = hints.word_marks(chars);
+    features_hiding(chars, before, after, hints, &marks, &[], out);
 }
 
 /// `features`, with the identity of the characters at `hidden` positions
@@ -177,6 +279,7 @@ fn features_hiding(
     before: char,
     after: char,
     hints: &Hints,
+    marks: &[[char; 2]],
     hidden: &[bool],
     out: &mut Vec<u64>,
 ) {
@@ -230,6 +333,12 @@ fn features_hiding(
             key(16, hints.code(m2), p1),
             key(17, hints.code(m1), p1),
             key(18, hints.code(m1), p2),
+            // The dictionary words starting and ending here (a hidden
+            // character's words are hidden with it: a new name is seldom
+            // a dictionary word).
+            mark_key(19, marks[i as usize][0], '\0'),
+            mark_key(20, marks[i as usize][1], '\0'),
+            mark_key(21, marks[i as usize][0], marks[i as usize][1]),
         ]);
         if !hidden.is_empty() {
             for (t, uses) in USES.iter().enumerate() {
@@ -295,6 +404,11 @@ impl Tagger {
         let mut step = 1f32;
         let mut feats = Vec::new();
         let mut hidden = Vec::new();
+        // Word marks once per sentence: dictionary look-ups are the slow part.
+        let marks: Vec<Vec<[char; 2]>> = sentences
+            .par_iter()
+            .map(|s| hints.word_marks(&s.chars))
+            .collect();
         for epoch in 0..epochs {
             for (si, s) in sentences.iter().enumerate() {
                 let n = s.chars.len();
@@ -306,7 +420,9 @@ impl Tagger {
                     matches!(s.gold[i], B_PER | I_PER | B_LOC | I_LOC)
                         && unit(epoch as u64, si as u64, i as u64) < HIDE_RATE
                 }));
-                features_hiding(&s.chars, s.before, s.after, hints, &hidden, &mut feats);
+                features_hiding(
+                    &s.chars, s.before, s.after, hints, &marks[si], &hidden, &mut feats,
+                );
                 let em = cur.emissions(&feats, n);
                 let pred = decode(&em, &cur.trans, |_, _| true).1;
                 let gold = if s.gold.contains(&UNKNOWN) {
@@ -728,6 +844,33 @@ mod tests {
         let back = Tagger::parse(&t.to_text()).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.to_text(), t.to_text());
+    }
+
+    #[test]
+    fn word_marks_name_the_longest_dictionary_words_by_class() {
+        let mut h = hints().with_vocabulary(Vocabulary::load());
+        h.places.insert("白城".to_string());
+        let chars: Vec<char> = "苏青禾来到白城说道".chars().collect();
+        let marks = h.word_marks(&chars);
+        let none = ['\0'; 2];
+        // 苏青禾 (invented) starts and ends no word.
+        assert_eq!(&marks[..3], &[none; 3]);
+        // 来到, 说道: common words of jieba; 白城: a place of the lexicon.
+        assert_eq!(marks[3], [mark_code('W', 2), '\0']);
+        assert_eq!(marks[4][1], mark_code('W', 2));
+        assert_eq!(marks[5][0], mark_code('L', 2));
+        assert_eq!(marks[6][1], mark_code('L', 2));
+        assert_eq!(marks[7][0], mark_code('W', 2));
+        // A person word of jieba's dictionary (nr).
+        let famous: Vec<char> = "诸葛亮".chars().collect();
+        assert_eq!(h.word_marks(&famous)[0][0], mark_code('P', 3));
+        // Without a vocabulary or places there are no marks, and no features.
+        assert!(hints().word_marks(&chars).iter().all(|m| *m == none));
+        let mut feats = Vec::new();
+        features(&chars, '，', '。', &hints(), &mut feats);
+        assert!(feats[19..F].iter().all(|&f| f == NO_FEATURE));
+        features(&chars, '，', '。', &h, &mut feats);
+        assert_ne!(feats[3 * F + 19], NO_FEATURE);
     }
 
     #[test]
