@@ -472,7 +472,7 @@ pub struct TrainArgs {
     #[arg(long = "tagger-output", value_name = "FILE")]
     pub tagger_output: Option<PathBuf>,
     /// Passes of the tagger's training over the books.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Gradient steps.
     #[arg(long, default_value_t = 400)]

@@ -335,12 +335,16 @@ struct Measured<'a> {
 
 impl<'a> Measured<'a> {
     fn stat(&self, w: &str) -> Option<&Stat> {
+        self.id(w).map(|i| &self.stats[i])
+    }
+
+    /// A candidate's index in `words` and `stats`.
+    fn id(&self, w: &str) -> Option<usize> {
         let id = match corpus::key_of(w) {
             Some(k) => self.index.get(&k),
             None => self.long_index.get(w),
         };
-        id.filter(|&&i| i != PREFIX_ONLY)
-            .map(|&i| &self.stats[i as usize])
+        id.filter(|&&i| i != PREFIX_ONLY).map(|&i| i as usize)
     }
 
     fn count(&self, w: &str) -> u32 {
@@ -1255,7 +1259,17 @@ impl Recognizer {
         let mut first: Vec<Decided> = verdicts.into_iter().filter_map(|v| v.0).collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phases.mark(t0, "decide: judge");
-        let first = self.add_tagged(first, runs, m, &refused);
+        // The model's word on a rare name the tagger reads: it does not
+        // judge names said once or twice, but a `none` this sure stands
+        // (鼓足余勇: 余 a surname, 勇 a given name, the phrase no name).
+        let model_refuses = |w: &str| -> bool {
+            let (Some(model), Some(i)) = (&self.model, m.id(w)) else {
+                return false;
+            };
+            let x = self.features(i, w, &m.stats[i], m, &ctx, rule_scores(&rule[i]));
+            model.predict(&x)[model::NONE] >= TAGGED_VETO
+        };
+        let first = self.add_tagged(first, runs, m, &refused, &model_refuses);
         phases.mark(t0, "decide: tagged");
         let first = self.resolve_nested(first, runs);
         phases.mark(t0, "decide: nested");
@@ -1608,6 +1622,9 @@ const MODEL_MIN_CHARS: u64 = 2_000;
 /// unless the model's `none` reaches `SHORT_TEXT_VETO`.
 const SHORT_TEXT: u64 = 20_000;
 const SHORT_TEXT_VETO: f32 = 0.9;
+
+/// The model's `none` from which it refuses a name only the tagger reads.
+const TAGGED_VETO: f32 = 0.95;
 
 /// The learned model's smallest probability for a person or a place.
 const MODEL_THRESHOLD: f32 = 0.5;
