@@ -1004,6 +1004,94 @@ impl Recognizer {
     }
 }
 
+impl Recognizer {
+    /// Drops the lexicon's places and factions that the book only says
+    /// inside set phrases: at every occurrence, a four-character word of
+    /// the dictionary that is no name covers it (西藏 in 东躲西藏 "hide
+    /// east and west", 长春 in 四季长春 would be one).
+    pub(super) fn drop_lex_in_idioms(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let names: Vec<String> = decided
+            .iter()
+            .filter(|d| {
+                matches!(d.kind, EntityType::Place | EntityType::Faction)
+                    && d.evidence.contains("lex")
+            })
+            .map(|d| d.name.clone())
+            .collect();
+        if names.is_empty() {
+            return decided;
+        }
+        let ac = crate::entity::name_matcher(
+            names.iter().map(String::as_str),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        // Per name: (occurrences, occurrences inside a set phrase).
+        let seen = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut seen = vec![(0u32, 0u32); names.len()];
+                for run in part.iter() {
+                    for m in ac.find_iter(run.text) {
+                        let cell = &mut seen[m.pattern().as_usize()];
+                        cell.0 += 1;
+                        cell.1 += u32::from(self.inside_set_phrase(run.text, m.start(), m.end()));
+                    }
+                }
+                seen
+            })
+            .reduce(
+                || vec![(0, 0); names.len()],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        x.0 += y.0;
+                        x.1 += y.1;
+                    }
+                    a
+                },
+            );
+        let idioms: HashSet<&str> = names
+            .iter()
+            .zip(&seen)
+            .filter(|(_, &(n, inside))| n > 0 && inside == n)
+            .map(|(w, _)| w.as_str())
+            .collect();
+        decided
+            .into_iter()
+            .filter(|d| !(d.evidence.contains("lex") && idioms.contains(d.name.as_str())))
+            .collect()
+    }
+
+    /// Whether the bytes `start..end` of `text` lie inside a four-character
+    /// dictionary word that is no name (东躲|西藏 in 东躲西藏).
+    pub(super) fn inside_set_phrase(&self, text: &str, start: usize, end: usize) -> bool {
+        let len = text[start..end].chars().count();
+        if len >= 4 {
+            return false;
+        }
+        let before: Vec<usize> = text[..start]
+            .char_indices()
+            .rev()
+            .take(4 - len)
+            .map(|(i, _)| i)
+            .collect();
+        // Windows of four characters that hold the whole name.
+        (0..=before.len()).any(|k| {
+            let from = if k == 0 { start } else { before[k - 1] };
+            let Some(to) = text[from..]
+                .char_indices()
+                .nth(4)
+                .map(|(i, _)| from + i)
+                .or_else(|| (text[from..].chars().count() == 4).then_some(text.len()))
+            else {
+                return false;
+            };
+            to >= end && self.tag_of(&text[from..to]) == Some(Tag::Other)
+        })
+    }
+}
+
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
 /// How often each of `names` occurs in the book (leftmost-longest).
 pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
@@ -1171,6 +1259,25 @@ mod tests {
             &[("韩千山", &[]), ("韩千山住", &[])],
         ),
     ];
+
+    #[test]
+    fn a_place_inside_a_set_phrase_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // (text, the place, inside a set phrase)
+        let table = [
+            ("打得众人东躲西藏。", "西藏", true),
+            ("东躲西藏", "西藏", true),
+            ("东躲西藏", "东躲", true),
+            ("他们前往西藏，", "西藏", false),
+            // a four-character word tagged as a place is no set phrase
+            ("天南地北", "地北", false),
+        ];
+        for (text, place, want) in table {
+            let start = text.find(place).unwrap();
+            let got = r.inside_set_phrase(text, start, start + place.len());
+            assert_eq!(got, want, "{text} {place}");
+        }
+    }
 
     #[test]
     fn given_names_by_table() {
