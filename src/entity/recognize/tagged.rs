@@ -6,7 +6,7 @@
 //! its occurrences. A rare place the rules took with a verb glued on is
 //! dropped when the tagger reads another place across it instead (寇瓜州).
 
-use super::{decided, Decided, Measured, Recognizer, Runs, Tag};
+use super::{decided, Decided, Measured, Recognizer, Runs};
 use crate::entity::tagger::{SpanKind, Tagger};
 use crate::entity::EntityType;
 use rayon::prelude::*;
@@ -212,24 +212,6 @@ impl Recognizer {
             && self.is_frequent_word(&text[..end], SET_PHRASE_FREQ)
     }
 
-    /// Whether the two characters before a name read at the start of
-    /// `tail` (`len` bytes), with it, make a dictionary word that is no
-    /// name (进退|维谷):
-    /// the end of a set phrase, not a name (`runs_on_into_word` mirrored).
-    fn runs_in_from_word(&self, head: &str, tail: &str, len: usize) -> bool {
-        let mut start = head.len();
-        for c in head.chars().rev().take(2) {
-            start -= c.len_utf8();
-        }
-        if head[start..].chars().count() != 2 {
-            return false;
-        }
-        // Any dictionary word but a name (诸葛|孔明 is one), however rare:
-        // jieba counts 进退维谷 15 times.
-        let phrase = format!("{}{}", &head[start..], &tail[..len]);
-        self.tag_of(&phrase) == Some(Tag::Other)
-    }
-
     /// Per word: the occurrences the tagger reads as that person, as that
     /// place, all its occurrences, and those where it reads another place
     /// across it (瓜州 in 寇瓜州). Only the runs that hold a word are tagged,
@@ -255,11 +237,7 @@ impl Recognizer {
                             || self.ends_inside_title(head, tail)
                             || self
                                 .runs_on_into_word(&run.text[mt.start()..], mt.end() - mt.start())
-                            || self.runs_in_from_word(
-                                &run.text[..mt.start()],
-                                &run.text[mt.start()..],
-                                mt.end() - mt.start(),
-                            )
+                            || self.inside_set_phrase(run.text, mt.start(), mt.end())
                             || self.splits_word(
                                 &run.text[..mt.start()],
                                 &run.text[mt.start()..],
@@ -329,22 +307,6 @@ mod tests {
         ];
         for (head, tail, starts, want) in table {
             assert_eq!(r.splits_word(head, tail, starts), want, "{head}|{tail}");
-        }
-    }
-
-    #[test]
-    fn a_reading_that_ends_a_set_phrase_is_none() {
-        let r = Recognizer::new(crate::entity::Lexicon::builtin());
-        // (text before the name, the name and after, its length, ends a phrase)
-        let table = [
-            ("只得进退", "维谷，", "维谷".len(), true),
-            ("命", "柯北辰道", "柯北辰".len(), false),
-            ("大将", "柯北辰道", "柯北辰".len(), false),
-            // a dictionary name is no set phrase
-            ("诸葛", "孔明道", "孔明".len(), false),
-        ];
-        for (head, tail, len, want) in table {
-            assert_eq!(r.runs_in_from_word(head, tail, len), want, "{head}|{tail}");
         }
     }
 
