@@ -44,7 +44,7 @@ pub enum SpanKind {
 /// What the tagger knows of single characters from the lexicon: surname
 /// weight, place suffix weight, army suffix weight and given-name
 /// frequency (0 when none), and two-character surnames; and of words:
-/// the lexicon's places and jieba's dictionary (`words`).
+/// the lexicon's places (`places`) and jieba's dictionary (`vocab`).
 #[derive(Clone, Default)]
 pub struct Hints {
     pub surname: FxMap<char, u8>,
