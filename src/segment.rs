@@ -54,6 +54,19 @@ impl Vocabulary {
         self.jieba.suggest_freq(word)
     }
 
+    /// jieba's tag of a dictionary word, coarsely (`None` for no word).
+    pub fn word_tag(&self, word: &str) -> Option<WordTag> {
+        if !self.has_word(word) {
+            return None;
+        }
+        Some(match self.tag(word).as_str() {
+            "nr" | "nrt" | "nrfg" => WordTag::Person,
+            "ns" => WordTag::Place,
+            "nz" | "nt" => WordTag::Proper,
+            _ => WordTag::Other,
+        })
+    }
+
     /// jieba's tag of a word cut alone (without HMM): its dictionary tag
     /// when the word stays whole, else empty.
     pub fn tag(&self, word: &str) -> String {
@@ -62,6 +75,16 @@ impl Vocabulary {
             _ => String::new(),
         }
     }
+}
+
+/// jieba's tag of a dictionary word, coarsely: a person's name (nr, nrt,
+/// nrfg), a place (ns), another proper noun (nz, nt), or anything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordTag {
+    Person,
+    Place,
+    Proper,
+    Other,
 }
 
 /// Loads jieba's part-of-speech tables, which the first tagging call would

@@ -153,14 +153,7 @@ fn class_index(c: CueClass) -> usize {
     }
 }
 
-/// jieba's tag of a dictionary word, coarsely.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tag {
-    Person,
-    Place,
-    Proper,
-    Other,
-}
+use crate::segment::WordTag as Tag;
 
 #[derive(Debug, Clone, Copy)]
 struct WordInfo {
@@ -1129,15 +1122,9 @@ impl Recognizer {
             if let Some(&info) = cache.1.get(w) {
                 return Some(info);
             }
-            let tag = match self.vocab.tag(w).as_str() {
-                "nr" | "nrt" | "nrfg" => Tag::Person,
-                "ns" => Tag::Place,
-                "nz" | "nt" => Tag::Proper,
-                _ => Tag::Other,
-            };
             let info = WordInfo {
                 freq: self.vocab.suggest_freq(w),
-                tag,
+                tag: self.vocab.word_tag(w)?,
             };
             cache.1.insert(w.to_string(), info);
             Some(info)

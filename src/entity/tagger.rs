@@ -16,7 +16,7 @@
 
 use crate::entity::lexicon::Lexicon;
 use crate::hash::FxMap;
-use crate::segment::Vocabulary;
+use crate::segment::{Vocabulary, WordTag};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 
@@ -131,12 +131,9 @@ impl Hints {
             return Some('L');
         }
         let vocab = self.vocab.as_ref()?;
-        if !vocab.has_word(w) {
-            return None;
-        }
-        Some(match vocab.tag(w).as_str() {
-            "nr" | "nrt" | "nrfg" => 'P',
-            "ns" => 'L',
+        Some(match vocab.word_tag(w)? {
+            WordTag::Person => 'P',
+            WordTag::Place => 'L',
             _ if vocab.suggest_freq(w) >= 100 => 'W',
             _ => 'w',
         })
