@@ -966,6 +966,15 @@ mod tests {
             &[("韩千山", &["韩元帅"]), ("韩青", &[])],
         ),
         (
+            "an enemy's insult after the surname is a form of the man it names",
+            &[
+                "韩千山出阵。番将骂道：“韩南蛮休走！”韩千山大怒。",
+                "韩南蛮又来了。韩千山拍马上前。韩青守营。",
+            ],
+            &["韩千山", "韩青", "韩南蛮"],
+            &[("韩千山", &["韩南蛮"]), ("韩青", &[])],
+        ),
+        (
             "chapters that name none of the people tell nothing",
             &["韩千山说话。韩爷坐下。", "韩爷起身。", "韩爷走了。"],
             &["韩千山", "韩爷"],
