@@ -1021,6 +1021,26 @@ impl Recognizer {
         if names.is_empty() {
             return decided;
         }
+        // A faction of two or more characters (a one-character state is
+        // always written inside a word: 宋朝, 金兵).
+        let kinds: Vec<EntityType> = names
+            .iter()
+            .map(|n| {
+                let faction = decided.iter().any(|d| {
+                    d.name == *n && d.kind == EntityType::Faction && d.evidence.contains("lex")
+                });
+                if faction && n.chars().count() >= 2 {
+                    EntityType::Faction
+                } else {
+                    EntityType::Place
+                }
+            })
+            .collect();
+        let persons: HashSet<&str> = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.as_str())
+            .collect();
         let ac = crate::entity::name_matcher(
             names.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
@@ -1036,7 +1056,12 @@ impl Recognizer {
                     for m in ac.find_iter(run.text) {
                         let cell = &mut seen[m.pattern().as_usize()];
                         cell.0 += 1;
-                        cell.1 += u32::from(self.inside_set_phrase(run.text, m.start(), m.end()));
+                        let faction = kinds[m.pattern().as_usize()] == EntityType::Faction;
+                        cell.1 += u32::from(
+                            self.inside_set_phrase(run.text, m.start(), m.end())
+                                || (faction
+                                    && self.in_other_word(run.text, m.start(), m.end(), &persons)),
+                        );
                     }
                 }
                 seen
@@ -1061,6 +1086,52 @@ impl Recognizer {
             .into_iter()
             .filter(|d| !(d.evidence.contains("lex") && idioms.contains(d.name.as_str())))
             .collect()
+    }
+
+    /// Whether a dictionary word that names no person or place (one jieba
+    /// keeps whole when it cuts it alone: 日南 it splits, so it is no
+    /// evidence), or one of
+    /// the book's `persons`, overlaps the bytes `start..end` of `text` and
+    /// is not the name itself or part of it: it crosses an edge (然后|金公
+    /// across 后金, 秦明|教 across 明教) or holds the name and more (大理寺
+    /// over 大理). A segmentation slip, not the name.
+    pub(super) fn in_other_word(
+        &self,
+        text: &str,
+        start: usize,
+        end: usize,
+        persons: &HashSet<&str>,
+    ) -> bool {
+        const WORD_MAX: usize = 4;
+        let before: Vec<char> = text[..start].chars().rev().take(WORD_MAX - 1).collect();
+        let name: Vec<char> = text[start..end].chars().collect();
+        let window: Vec<char> = before
+            .iter()
+            .rev()
+            .chain(&name)
+            .chain(
+                text[end..]
+                    .chars()
+                    .take(WORD_MAX - 1)
+                    .collect::<Vec<_>>()
+                    .iter(),
+            )
+            .copied()
+            .collect();
+        let (s, e) = (before.len(), before.len() + name.len());
+        (0..window.len()).any(|a| {
+            (a + 2..=(a + WORD_MAX).min(window.len())).any(|b| {
+                let overlaps = a < e && b > s;
+                let within = a >= s && b <= e;
+                if !overlaps || within {
+                    return false;
+                }
+                let word: String = window[a..b].iter().collect();
+                persons.contains(word.as_str())
+                    || (matches!(self.tag_of(&word), Some(Tag::Other | Tag::Proper))
+                        && !self.vocab.tag(&word).is_empty())
+            })
+        })
     }
 
     /// Whether the bytes `start..end` of `text` lie inside a four-character
@@ -1282,6 +1353,29 @@ mod tests {
             let start = text.find(place).unwrap();
             let got = r.inside_set_phrase(text, start, start + place.len());
             assert_eq!(got, want, "{text} {place}");
+        }
+    }
+
+    #[test]
+    fn a_faction_in_another_word_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let persons: HashSet<&str> = ["柯北辰"].into();
+        // (text, the faction, in another word)
+        let table = [
+            // a conjunction across the left edge, a word across the right
+            ("女眷先行起身，然后金公告别。", "后金", true),
+            // a longer dictionary word holding it (an office)
+            ("交大理寺审讯。", "大理", true),
+            // one of the book's persons across the left edge
+            ("柯北辰教他武艺", "北辰教", true),
+            ("北燕大军南下", "北燕", false),
+            ("昔日南唐时，", "南唐", false),
+            ("柯北辰投了霜月宗", "霜月宗", false),
+        ];
+        for (text, faction, want) in table {
+            let start = text.find(faction).unwrap();
+            let got = r.in_other_word(text, start, start + faction.len(), &persons);
+            assert_eq!(got, want, "{text} {faction}");
         }
     }
 
