@@ -2065,6 +2065,18 @@ mod tests {
             &["千飞熊兵", "熊兵"],
         ),
         (
+            "a guard unit counted in heads is an army though its suffix is weak",
+            "数十名霜月卫杀进城来。两名霜月卫守在门口。霜月卫的刀光一闪。三名霜月卫倒地。",
+            &[(Army, "霜月卫")],
+            &["月卫"],
+        ),
+        (
+            "a weak suffix without a count of men makes no army: a garrison town (an army would take the place's mentions)",
+            "他们到了霜月卫，霜月卫城门大开。霜月卫的百姓出来迎接。",
+            &[(Place, "霜月卫")],
+            &["月卫"],
+        ),
+        (
             "a numbered modern unit is an army",
             "第七营连夜出发，第七营的战士个个精神。第七营营长说：“走。”",
             &[(Army, "第七营")],

@@ -326,7 +326,9 @@ impl Recognizer {
                 "sfx"
             });
             0.8
-        } else if weight < 2 {
+        } else if weight < 2 && !counted_troops(st) {
+            // A weak suffix (X卫, X部) makes an army only when the book
+            // counts the unit in troops or heads (数十名血X卫).
             return None;
         } else if stem_len == 1 && self.chars.direction.contains(&chars[0]) && suffix == "军" {
             0.6
@@ -341,7 +343,7 @@ impl Recognizer {
             evidence.push("sur");
             0.75
         } else if stem_len == 2
-            && weight >= 3
+            && (weight >= 3 || counted_troops(st))
             && st.count >= 3
             && self.stem_ok(&stem, false)
             && !chars[..2].iter().any(|c| self.is_function_char(*c))

@@ -417,7 +417,12 @@ impl Recognizer {
         }
         f.function = self.is_function_char(run.ch(i - 1));
         f.dem = self.chars.demonstrative.contains(&run.ch(i - 1));
-        f.counted = self.chars.magnitude.contains(&run.ch(i - 1));
+        // 三千|X兵; 两名|X卫, 数十名|X卫 (a numeral, then a classifier of people).
+        f.counted = self.chars.magnitude.contains(&run.ch(i - 1))
+            || (i >= 2
+                && self.chars.head_count.contains(&run.ch(i - 1))
+                && (self.numerals.contains(&run.ch(i - 2))
+                    || self.chars.magnitude.contains(&run.ch(i - 2))));
         f.word = i < run.len() && self.bigram_flags(run, i - 1, crossing).0;
         // A one-character cue glued into a word (出口) explains nothing.
         f.bad = i < run.len() && !(long_cue || f.title) && self.crosses(run, i - 1, crossing);
