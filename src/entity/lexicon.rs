@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 use crate::charset::CharSet;
 use crate::dicts::{
-    ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, FACTIONS, FACTION_SUFFIXES, GENERIC,
+    ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, FACTIONS, FACTION_SUFFIXES, GENERIC,
     GIVEN_NAME_CHARS, HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS,
     SURNAMES, TITLES,
 };
@@ -238,6 +238,8 @@ pub struct Lexicon {
     pub generic: HashSet<String>,
     /// Words after a name that make it stand for a realm (X天下, X营).
     pub realm_words: Vec<String>,
+    /// Words that end an empire's or dynasty's name (大X王朝).
+    pub empire_words: Vec<String>,
     /// Words for a side's soldiers in common speech (鬼子, 鞑子): generic,
     /// but a book's army when it uses one as much as its named armies.
     pub slang_armies: Vec<String>,
@@ -307,6 +309,7 @@ impl Lexicon {
         lex.add_cues(Path::new("dict/cues.txt"), t.cues)?;
         lex.honorifics.extend(words(t.honorifics));
         lex.realm_words.extend(words(REALM_WORDS));
+        lex.empire_words.extend(words(EMPIRE_WORDS));
         lex.slang_armies.extend(words(SLANG_ARMIES));
         for (line_no, line) in lines(t.given_name_chars) {
             let (c, n) = split_tab(line);

@@ -1327,6 +1327,7 @@ impl Recognizer {
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
         let all = self.add_sects(all, runs);
+        let all = self.add_empires(all, runs);
         phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
         phases.mark(t0, "decide: alias lists");
@@ -2050,6 +2051,19 @@ mod tests {
             "青云派弟子下山。青云派掌门大怒，青云派众人随后赶到。",
             &[(Faction, "青云派")],
             &["云派"],
+        ),
+        (
+            "an empire or dynasty named with 王朝 is a faction (朝 is no function character there)",
+            "大霜王朝的铁骑南下。三年后，大霜王朝灭了南梁。众人都说大霜王朝气数未尽。",
+            &[(Faction, "大霜王朝")],
+            &["霜王朝"],
+        ),
+        (
+            "an ordinary word or a person's name before 王朝 makes no empire",
+            "封建王朝的末年，封建王朝终于崩溃。韩烈道：“走！”韩烈笑道：“好。”\
+             韩烈又道：“罢了。”韩烈王朝二人同去。韩烈王朝又来了。",
+            &[],
+            &["封建王朝", "韩烈王朝"],
         ),
         (
             "a verb after an ordinary word is no sect (分明教 has no 明教)",

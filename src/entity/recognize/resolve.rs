@@ -43,6 +43,9 @@ enum UnitName {
 /// Times a one-character-stem sect must be followed by a member word.
 const MIN_SECT_MEMBERS: u32 = 2;
 
+/// Mentions an empire's name (大X王朝) needs.
+const MIN_EMPIRE: u32 = 2;
+
 /// Mentions a full name needs before a given name that could stand alone
 /// (元庆: 元 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
@@ -878,6 +881,66 @@ impl Recognizer {
                 kind: EntityType::Faction,
                 score: 0.6,
                 evidence: std::iter::once("sect").collect(),
+                aliases: BTreeSet::new(),
+                count: n,
+            });
+        }
+        decided
+    }
+
+    /// Empires and dynasties named by a two-character stem and a word of
+    /// dict/empire_words.txt (大胤王朝, 大秦帝国), said at least
+    /// `MIN_EMPIRE` times. The stem holds no function character, numeral
+    /// or pronoun, is no ordinary word (封建|王朝, 古代|王朝) and names none
+    /// of the book's persons (赵虎|王朝 in a list of guards, 王朝 being one).
+    pub(super) fn add_empires(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        if self.lex.empire_words.is_empty() {
+            return decided;
+        }
+        let ac = crate::entity::name_matcher(
+            self.lex.empire_words.iter().map(String::as_str),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
+        let persons: BTreeSet<&str> = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.as_str())
+            .collect();
+        let mut found: BTreeMap<String, u32> = BTreeMap::new();
+        for run in runs.iter() {
+            for m in ac.find_iter(run.text) {
+                let mut stem: Vec<char> = run.text[..m.start()].chars().rev().take(2).collect();
+                stem.reverse();
+                if stem.len() < 2
+                    || stem.iter().any(|c| {
+                        self.is_function_char(*c)
+                            || self.numerals.contains(c)
+                            || self.chars.pronoun.contains(c)
+                    })
+                {
+                    continue;
+                }
+                let stem: String = stem.into_iter().collect();
+                if persons.contains(stem.as_str()) || self.tag_of(&stem) == Some(Tag::Other) {
+                    continue;
+                }
+                *found
+                    .entry(format!("{stem}{}", &run.text[m.start()..m.end()]))
+                    .or_default() += 1;
+            }
+        }
+        let empires: Vec<(String, u32)> = found
+            .into_iter()
+            .filter(|(w, n)| *n >= MIN_EMPIRE && !known.contains(w.as_str()) && !self.is_generic(w))
+            .collect();
+        for (w, n) in empires {
+            decided.push(Decided {
+                name: w,
+                kind: EntityType::Faction,
+                score: 0.7,
+                evidence: std::iter::once("sfx").collect(),
                 aliases: BTreeSet::new(),
                 count: n,
             });
