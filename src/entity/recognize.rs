@@ -1259,6 +1259,7 @@ impl Recognizer {
         let first = self.add_tagged(first, runs, m, &refused, &model_refuses);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
+        let first = self.drop_direction_positions(first, runs);
         let first = self.resolve_nested(first, runs);
         phases.mark(t0, "decide: nested");
         let first = self.drop_overlapped(first, runs);

@@ -1151,6 +1151,73 @@ impl Recognizer {
             .collect()
     }
 
+    /// Drops places made of a direction and a word the book also says on
+    /// its own at least as often and after another direction (西厢房 beside
+    /// 厢房 and 东厢房; 东角门 beside 角门): a position in a house or a
+    /// camp, not a name. A direction + a word never said otherwise stays
+    /// (南清宫, 东耳木寨), as does a listed place.
+    pub(super) fn drop_direction_positions(
+        &self,
+        decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        // (index in `decided`, the word after the direction)
+        let cands: Vec<(usize, String)> = decided
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.kind == EntityType::Place && !d.evidence.contains("lex"))
+            .filter_map(|(i, d)| {
+                let mut chars = d.name.chars();
+                let first = chars.next()?;
+                let rest: String = chars.collect();
+                (self.chars.direction.contains(&first) && rest.chars().count() >= 2)
+                    .then_some((i, rest))
+            })
+            .collect();
+        if cands.is_empty() {
+            return decided;
+        }
+        let mut words: Vec<&str> = cands.iter().map(|(_, w)| w.as_str()).collect();
+        words.sort_unstable();
+        words.dedup();
+        let ac = crate::entity::name_matcher(
+            words.iter().copied(),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        // Per word: (said without a direction before it, after each direction).
+        let mut alone = vec![0u32; words.len()];
+        let mut after: Vec<BTreeMap<char, u32>> = vec![BTreeMap::new(); words.len()];
+        for run in runs.iter() {
+            for m in ac.find_iter(run.text) {
+                let k = m.pattern().as_usize();
+                match run.text[..m.start()].chars().next_back() {
+                    Some(c) if self.chars.direction.contains(&c) => {
+                        *after[k].entry(c).or_default() += 1;
+                    }
+                    _ => alone[k] += 1,
+                }
+            }
+        }
+        let positions: HashSet<usize> = cands
+            .iter()
+            .filter(|(i, w)| {
+                let k = words.binary_search(&w.as_str()).expect("a listed word");
+                let dir = decided[*i].name.chars().next().expect("a direction");
+                let own = after[k].get(&dir).copied().unwrap_or(0);
+                let other = after[k].values().sum::<u32>() - own;
+                other > 0 && alone[k] >= own
+            })
+            .map(|(i, _)| *i)
+            .collect();
+        decided
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !positions.contains(i))
+            .map(|(_, d)| d)
+            .collect()
+    }
+
     /// Whether a dictionary word that names no person or place (one jieba
     /// keeps whole when it cuts it alone: 日南 it splits, so it is no
     /// evidence), or one of
@@ -1643,6 +1710,30 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "{rule}");
         }
+    }
+
+    #[test]
+    fn a_direction_before_a_word_said_alone_and_after_another_direction_is_a_position() {
+        let r = Recognizer::new(Lexicon::builtin());
+        let store = RunStore::new(&[
+            "韩千山走进西厢房，西厢房里无人。东厢房亮着灯，厢房外站着家丁，厢房门开了。",
+            "柯北辰住在北辰宫，北辰宫外有兵。南辰宫是一座空殿。",
+            "北山庵在城西，北山庵里有僧。",
+        ]);
+        let runs = store.runs();
+        let decided = vec![
+            decided_owned("西厢房".into(), EntityType::Place, 0.6, &["sfx"], 2),
+            // said with another direction, never alone: a name (北辰宫, 南辰宫)
+            decided_owned("北辰宫".into(), EntityType::Place, 0.6, &["sfx"], 2),
+            // never said alone nor after another direction
+            decided_owned("北山庵".into(), EntityType::Place, 0.6, &["sfx"], 2),
+        ];
+        let kept: Vec<String> = r
+            .drop_direction_positions(decided, &runs)
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(kept, vec!["北辰宫", "北山庵"]);
     }
 
     #[test]
