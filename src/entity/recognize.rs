@@ -113,6 +113,7 @@ mod aliases;
 mod curation;
 mod features;
 mod forms;
+use forms::UNBOUND_FORM;
 mod judge;
 mod propose;
 mod resolve;
@@ -1336,6 +1337,10 @@ impl Recognizer {
         phases.mark(t0, "decide: stated names");
         let all = self.merge_faction_forms(all);
         let all = self.bind_consort_forms(all, runs);
+        // Surname + title forms the candidates hold but no rule or model
+        // took (韩团长: the model learned its titles from classical books)
+        // are bound too, or else dropped after the second binding.
+        let all = self.add_form_candidates(all, m);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
@@ -1346,7 +1351,8 @@ impl Recognizer {
         let all = self.bind_faction_prefixed(all);
         phases.mark(t0, "decide: birth order");
         // Again, now that epithets say their person's chapters too.
-        let all = self.bind_title_forms(all, runs);
+        let mut all = self.bind_title_forms(all, runs);
+        all.retain(|d| !d.evidence.contains(UNBOUND_FORM));
         phases.mark(t0, "decide: title forms again");
         let all = self.realm_names(all, runs);
         let mut all = self.apply_user(all, m);
@@ -2179,6 +2185,32 @@ mod tests {
                 (Place, "青石关"),
             ]
         );
+    }
+
+    #[test]
+    fn a_title_form_no_rule_took_is_bound_or_dropped() {
+        // 韩团长 has no cue of its own: only the forms pass takes it.
+        let text = "韩铁衣道：“走。”韩铁衣笑道：“好。”韩铁衣率兵去了。\
+                    韩团长点了点头。韩团长看着地图，半天没吭声。";
+        let catalog = recognizer().discover(&[text]);
+        let e = catalog
+            .entities()
+            .iter()
+            .find(|e| e.name == "韩铁衣")
+            .unwrap_or_else(|| panic!("韩铁衣 in {:?}", catalog.entities()));
+        assert!(e.aliases.contains(&"韩团长".to_string()), "{e:?}");
+        assert!(e.evidence.contains(&"form".to_string()), "{e:?}");
+        // Two men of that surname, equally named: bound to neither, and no
+        // row of its own.
+        let text = "韩铁衣道：“走。”韩铁衣笑道：“好。”韩千山道：“来。”韩千山笑道：“是。”\
+                    韩团长点了点头。韩团长看着地图，半天没吭声。";
+        let catalog = recognizer().discover(&[text]);
+        for e in catalog.entities() {
+            assert!(
+                e.name != "韩团长" && !e.aliases.contains(&"韩团长".to_string()),
+                "{e:?}"
+            );
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@
 //!   names (`bind_faction_prefixed`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
-use super::{class_index, Decided, Recognizer};
+use super::{class_index, decided, Decided, Measured, Recognizer};
 use crate::entity::corpus::Runs;
 use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
@@ -57,6 +57,13 @@ const NEAR_BYTES: usize = 600;
 /// 王进.
 const NEAR_SHARE: f64 = 0.4;
 
+/// Times a candidate surname + title form no rule took must be said to
+/// be bound (`add_form_candidates`).
+const FORM_CANDIDATE_MIN: u32 = 2;
+
+/// The evidence code of a candidate form not bound yet.
+pub(super) const UNBOUND_FORM: &str = "unbound";
+
 /// Times an epithet must stand right before its person's full name.
 const EPITHET_MIN: u32 = 3;
 
@@ -83,6 +90,35 @@ impl Recognizer {
             || (rest.len() >= 2
                 && self.chars.birth_order.contains(&rest[0])
                 && is_title(&rest[1..]))
+    }
+
+    /// Adds the candidates that are a surname + title form (韩团长, 石营长),
+    /// said at least `FORM_CANDIDATE_MIN` times, that nothing decided yet,
+    /// as persons marked `UNBOUND_FORM`: `bind_title_forms` may bind them
+    /// to their person; those it does not are dropped afterwards.
+    pub(super) fn add_form_candidates(&self, mut all: Vec<Decided>, m: &Measured) -> Vec<Decided> {
+        let known: std::collections::HashSet<&str> = all.iter().map(|d| d.name.as_str()).collect();
+
+        let forms: Vec<Decided> = m
+            .words
+            .iter()
+            .zip(&m.stats)
+            .filter(|(w, st)| {
+                !st.aux
+                    && st.count >= FORM_CANDIDATE_MIN
+                    && !known.contains(**w)
+                    // mostly clean edges (石老|虎 is no 石老)
+                    && 2 * (st.left_bad + st.right_bad) < st.count
+            })
+            .filter(|(w, _)| {
+                let chars: Vec<char> = w.chars().collect();
+                self.surname(&chars, w)
+                    .is_some_and(|(sl, _)| sl < chars.len() && self.is_title_rest(&chars[sl..]))
+            })
+            .map(|(w, st)| decided(w, EntityType::Person, 0.5, &[UNBOUND_FORM], st))
+            .collect();
+        all.extend(forms);
+        all
     }
 
     /// Binds surname + title forms to the one person they name.
