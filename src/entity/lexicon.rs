@@ -28,9 +28,9 @@ use std::sync::OnceLock;
 
 use crate::charset::CharSet;
 use crate::dicts::{
-    ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, FACTIONS, FACTION_SUFFIXES, GENERIC,
-    GIVEN_NAME_CHARS, HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS,
-    SURNAMES, TITLES,
+    ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, EPITHET_WORDS, FACTIONS,
+    FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS,
+    SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -240,6 +240,8 @@ pub struct Lexicon {
     pub realm_words: Vec<String>,
     /// Words that end an empire's or dynasty's name (大X王朝).
     pub empire_words: Vec<String>,
+    /// Words that introduce a person's epithet (人称X, 绰号X).
+    pub epithet_words: Vec<String>,
     /// Words for a side's soldiers in common speech (鬼子, 鞑子): generic,
     /// but a book's army when it uses one as much as its named armies.
     pub slang_armies: Vec<String>,
@@ -310,6 +312,7 @@ impl Lexicon {
         lex.honorifics.extend(words(t.honorifics));
         lex.realm_words.extend(words(REALM_WORDS));
         lex.empire_words.extend(words(EMPIRE_WORDS));
+        lex.epithet_words.extend(words(EPITHET_WORDS));
         lex.slang_armies.extend(words(SLANG_ARMIES));
         for (line_no, line) in lines(t.given_name_chars) {
             let (c, n) = split_tab(line);

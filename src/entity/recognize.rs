@@ -1344,6 +1344,7 @@ impl Recognizer {
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
+        let all = self.bind_introduced_epithets(all, runs);
         phases.mark(t0, "decide: epithets");
         let all = self.bind_declared(all, runs);
         phases.mark(t0, "decide: declared");
@@ -2185,6 +2186,27 @@ mod tests {
                 (Place, "青石关"),
             ]
         );
+    }
+
+    #[test]
+    fn an_epithet_the_text_introduces_is_the_persons_alias() {
+        let text = "石敢当道：“走。”石敢当笑道：“好。”石敢当是一营营长，人称石老虎，\
+                    打仗从来不要命。石老虎又来了。";
+        let catalog = recognizer().discover(&[text]);
+        let e = catalog
+            .entities()
+            .iter()
+            .find(|e| e.name == "石敢当")
+            .unwrap_or_else(|| panic!("石敢当 in {:?}", catalog.entities()));
+        assert!(e.aliases.contains(&"石老虎".to_string()), "{e:?}");
+        assert!(e.evidence.contains(&"epithet".to_string()), "{e:?}");
+        // Not the speaker's, nor the master's before 的.
+        let text = "柯北辰道：“走。”柯北辰笑道：“好。”韩千山道：“来。”韩千山笑道：“是。”\
+                    柯北辰道：“此人乃韩千山的徒弟，绰号霜月剑。”";
+        let catalog = recognizer().discover(&[text]);
+        for e in catalog.entities() {
+            assert!(!e.aliases.contains(&"霜月剑".to_string()), "{e:?}");
+        }
     }
 
     #[test]

@@ -121,6 +121,115 @@ impl Recognizer {
         all
     }
 
+    /// Epithets the text introduces (石敢当是一营营长，人称石老虎): the
+    /// string after a word of dict/epithet_words.txt, to the end of its
+    /// clause (after 为/做/是, 人称他为X), two to four characters, is the
+    /// alias of the last person named before it in the same sentence.
+    /// An epithet introduced for two people, already someone's alias, a
+    /// generic word, or the name of a place, army or faction is left alone;
+    /// a person before 的 or 之 is not the one introduced.
+    pub(super) fn bind_introduced_epithets(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        let persons: Vec<usize> = (0..decided.len())
+            .filter(|&i| decided[i].kind == EntityType::Person)
+            .collect();
+        if persons.is_empty() || self.lex.epithet_words.is_empty() {
+            return decided;
+        }
+        let (names, owner) = said_by(&decided, &persons, |_| true);
+        let cues = crate::entity::name_matcher(
+            self.lex.epithet_words.iter().map(String::as_str),
+            MatchKind::LeftmostLongest,
+            false,
+        );
+        // epithet → the people it is introduced for
+        let mut introduced: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+        // The last person named in the sentence so far.
+        let mut last: Option<usize> = None;
+        let mut chapter = usize::MAX;
+        for run in runs.iter() {
+            // A sentence or a quotation starts afresh (蒋平道：“…绰号X”: X is
+            // not 蒋平's).
+            if run.chapter != chapter
+                || matches!(
+                    run.before,
+                    '。' | '！' | '？' | '：' | '“' | '”' | '\n' | '\0'
+                )
+            {
+                (chapter, last) = (run.chapter, None);
+            }
+            // A person before 的 or 之 owns what follows (甘豹的徒弟，姓柳名青，
+            // 绰号X: X is not 甘豹's).
+            let mut said: Vec<(usize, usize)> = names
+                .find_iter(run.text)
+                .filter(|m| !run.text[m.end()..].starts_with(['的', '之']))
+                .map(|m| (m.start(), owner[m.pattern().as_usize()]))
+                .collect();
+            said.sort_unstable();
+            for cue in cues.find_iter(run.text) {
+                let before = said
+                    .iter()
+                    .rev()
+                    .find(|(at, _)| *at < cue.start())
+                    .map(|x| x.1);
+                let Some(who) = before.or(last) else {
+                    continue;
+                };
+                let rest = run.text[cue.end()..].trim_start_matches(['为', '做', '是', '作']);
+                let n = rest.chars().count();
+                if (2..=4).contains(&n) && !rest.chars().any(|c| self.is_function_char(c)) {
+                    introduced.entry(rest.to_string()).or_default().insert(who);
+                }
+            }
+            if let Some(&(_, who)) = said.last() {
+                last = Some(who);
+            }
+        }
+        let known: FxMap<&str, usize> = decided
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.name.as_str(), i))
+            .collect();
+        // Someone's alias already (豹子头 of 林冲): not bound again.
+        let aliased: std::collections::HashSet<&str> = decided
+            .iter()
+            .flat_map(|d| d.aliases.iter().map(String::as_str))
+            .collect();
+        let mut bind: Vec<(usize, usize)> = Vec::new();
+        let mut aliases: Vec<(usize, String)> = Vec::new();
+        for (epithet, people) in &introduced {
+            let [who] = people.iter().copied().collect::<Vec<_>>()[..] else {
+                continue;
+            };
+            // 号称天子: a generic word is no epithet.
+            if decided[who].name == *epithet
+                || aliased.contains(epithet.as_str())
+                || self.is_generic(epithet)
+            {
+                continue;
+            }
+            match known.get(epithet.as_str()) {
+                Some(&i) if decided[i].kind == EntityType::Person => bind.push((i, who)),
+                Some(_) => {}
+                None => aliases.push((who, epithet.clone())),
+            }
+        }
+        if !aliases.is_empty() {
+            let words: Vec<String> = aliases.iter().map(|a| a.1.clone()).collect();
+            let counts = super::resolve::count_in(&words, runs);
+            for ((who, epithet), count) in aliases.into_iter().zip(counts) {
+                let d = &mut decided[who];
+                d.aliases.insert(epithet);
+                d.count += count;
+                d.evidence.insert("epithet");
+            }
+        }
+        merge_into(decided, &bind, "epithet")
+    }
+
     /// Binds surname + title forms to the one person they name.
     pub(super) fn bind_title_forms(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         // Forms and full names by surname.
