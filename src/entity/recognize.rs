@@ -1340,7 +1340,7 @@ impl Recognizer {
         // Surname + title forms the candidates hold but no rule or model
         // took (韩团长: the model learned its titles from classical books)
         // are bound too, or else dropped after the second binding.
-        let all = self.add_form_candidates(all, m);
+        let all = self.add_form_candidates(all, m, runs);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
@@ -2222,6 +2222,16 @@ mod tests {
             .unwrap_or_else(|| panic!("韩铁衣 in {:?}", catalog.entities()));
         assert!(e.aliases.contains(&"韩团长".to_string()), "{e:?}");
         assert!(e.evidence.contains(&"form".to_string()), "{e:?}");
+        // The title starts a longer word (老爷|子): no form of 韩铁衣's.
+        let text = "韩铁衣道：“走。”韩铁衣笑道：“好。”韩铁衣率兵去了。\
+                    韩老爷子点了点头。韩老爷子看着地图，半天没吭声。";
+        let catalog = recognizer().discover(&[text]);
+        for e in catalog.entities() {
+            assert!(
+                e.name != "韩老爷" && !e.aliases.contains(&"韩老爷".to_string()),
+                "{e:?}"
+            );
+        }
         // Two men of that surname, equally named: bound to neither, and no
         // row of its own.
         let text = "韩铁衣道：“走。”韩铁衣笑道：“好。”韩千山道：“来。”韩千山笑道：“是。”\

@@ -96,10 +96,14 @@ impl Recognizer {
     /// said at least `FORM_CANDIDATE_MIN` times, that nothing decided yet,
     /// as persons marked `UNBOUND_FORM`: `bind_title_forms` may bind them
     /// to their person; those it does not are dropped afterwards.
-    pub(super) fn add_form_candidates(&self, mut all: Vec<Decided>, m: &Measured) -> Vec<Decided> {
+    pub(super) fn add_form_candidates(
+        &self,
+        mut all: Vec<Decided>,
+        m: &Measured,
+        runs: &Runs,
+    ) -> Vec<Decided> {
         let known: std::collections::HashSet<&str> = all.iter().map(|d| d.name.as_str()).collect();
-
-        let forms: Vec<Decided> = m
+        let mut forms: Vec<Decided> = m
             .words
             .iter()
             .zip(&m.stats)
@@ -117,6 +121,36 @@ impl Recognizer {
             })
             .map(|(w, st)| decided(w, EntityType::Person, 0.5, &[UNBOUND_FORM], st))
             .collect();
+        if forms.is_empty() {
+            return all;
+        }
+        // The title is the start of a longer word at most of the form's
+        // occurrences (楚老爷|子: 老爷子, an old man of the house): no form.
+        let ac = crate::entity::name_matcher(
+            forms.iter().map(|d| d.name.as_str()),
+            MatchKind::LeftmostLongest,
+            false,
+        );
+        let mut glued = vec![(0u32, 0u32); forms.len()];
+        for run in runs.iter() {
+            for hit in ac.find_iter(run.text) {
+                let k = hit.pattern().as_usize();
+                glued[k].0 += 1;
+                let Some(next) = run.text[hit.end()..].chars().next() else {
+                    continue;
+                };
+                let name: Vec<char> = forms[k].name.chars().collect();
+                let sl = self.surname(&name, &forms[k].name).map_or(1, |s| s.0);
+                let longer: String = name[sl..].iter().chain(std::iter::once(&next)).collect();
+                glued[k].1 += u32::from(self.vocab.has_word(&longer));
+            }
+        }
+        let mut k = 0;
+        forms.retain(|_| {
+            let (seen, in_word) = glued[k];
+            k += 1;
+            2 * in_word < seen.max(1)
+        });
         all.extend(forms);
         all
     }
