@@ -30,7 +30,7 @@ pub const SLANG_ARMIES: &str = include_str!("../dict/slang_armies.txt");
 pub const CHARS: &str = include_str!("../dict/chars.tsv");
 /// Words that make a ruler's name stand for his realm (X天下, X营).
 pub const REALM_WORDS: &str = include_str!("../dict/realm_words.txt");
-/// Words that end an empire's or dynasty's name (大X王朝, 大X帝国).
+/// Words that end an empire's or dynasty's name (大X帝国, 大X皇朝).
 pub const EMPIRE_WORDS: &str = include_str!("../dict/empire_words.txt");
 /// Words that introduce a person's epithet (人称X, 绰号X).
 pub const EPITHET_WORDS: &str = include_str!("../dict/epithet_words.txt");

@@ -238,7 +238,7 @@ pub struct Lexicon {
     pub generic: HashSet<String>,
     /// Words after a name that make it stand for a realm (X天下, X营).
     pub realm_words: Vec<String>,
-    /// Words that end an empire's or dynasty's name (大X王朝).
+    /// Words that end an empire's or dynasty's name (大X帝国).
     pub empire_words: Vec<String>,
     /// Words that introduce a person's epithet (人称X, 绰号X).
     pub epithet_words: Vec<String>,

@@ -2061,17 +2061,17 @@ mod tests {
             &["云派"],
         ),
         (
-            "an empire or dynasty named with 王朝 is a faction (朝 is no function character there)",
-            "大霜王朝的铁骑南下。三年后，大霜王朝灭了南梁。众人都说大霜王朝气数未尽。",
-            &[(Faction, "大霜王朝")],
-            &["霜王朝"],
+            "an empire named with 帝国 is a faction",
+            "大霜帝国的铁骑南下。三年后，大霜帝国灭了南梁。众人都说大霜帝国气数未尽。",
+            &[(Faction, "大霜帝国")],
+            &["霜帝国"],
         ),
         (
-            "an ordinary word or a person's name before 王朝 makes no empire",
-            "封建王朝的末年，封建王朝终于崩溃。韩烈道：“走！”韩烈笑道：“好。”\
-             韩烈又道：“罢了。”韩烈王朝二人同去。韩烈王朝又来了。",
+            "an ordinary word or a person's name before 帝国 makes no empire",
+            "封建帝国的末年，封建帝国终于崩溃。韩烈道：“走！”韩烈笑道：“好。”\
+             韩烈又道：“罢了。”韩烈帝国二人同去。韩烈帝国又来了。",
             &[],
-            &["封建王朝", "韩烈王朝"],
+            &["封建帝国", "韩烈帝国"],
         ),
         (
             "a verb after an ordinary word is no sect (分明教 has no 明教)",

@@ -43,7 +43,7 @@ enum UnitName {
 /// Times a one-character-stem sect must be followed by a member word.
 const MIN_SECT_MEMBERS: u32 = 2;
 
-/// Mentions an empire's name (大X王朝) needs.
+/// Mentions an empire's name (大X帝国) needs.
 const MIN_EMPIRE: u32 = 2;
 
 /// Mentions a full name needs before a given name that could stand alone
@@ -889,10 +889,10 @@ impl Recognizer {
     }
 
     /// Empires and dynasties named by a two-character stem and a word of
-    /// dict/empire_words.txt (大胤王朝, 大秦帝国), said at least
+    /// dict/empire_words.txt (大秦帝国, 大X皇朝), said at least
     /// `MIN_EMPIRE` times. The stem holds no function character, numeral
-    /// or pronoun, is no ordinary word (封建|王朝, 古代|王朝) and names none
-    /// of the book's persons (赵虎|王朝 in a list of guards, 王朝 being one).
+    /// or pronoun, is no ordinary word (封建|帝国) and names none of the
+    /// book's persons (韩烈|帝国 where 帝国 would be a man's name).
     pub(super) fn add_empires(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         if self.lex.empire_words.is_empty() {
             return decided;
