@@ -1073,32 +1073,23 @@ impl Recognizer {
     /// the dictionary that is no name covers it (西藏 in 东躲西藏 "hide
     /// east and west", 长春 in 四季长春 would be one).
     pub(super) fn drop_lex_in_idioms(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
-        let names: Vec<String> = decided
+        // Each listed place or faction, and whether it is a faction of two
+        // or more characters (a one-character state is always written
+        // inside a word: 宋朝, 金兵), which a word across its edge undoes.
+        let (names, slip_checked): (Vec<String>, Vec<bool>) = decided
             .iter()
             .filter(|d| {
                 matches!(d.kind, EntityType::Place | EntityType::Faction)
                     && d.evidence.contains("lex")
             })
-            .map(|d| d.name.clone())
-            .collect();
+            .map(|d| {
+                let faction = d.kind == EntityType::Faction && d.name.chars().count() >= 2;
+                (d.name.clone(), faction)
+            })
+            .unzip();
         if names.is_empty() {
             return decided;
         }
-        // A faction of two or more characters (a one-character state is
-        // always written inside a word: 宋朝, 金兵).
-        let kinds: Vec<EntityType> = names
-            .iter()
-            .map(|n| {
-                let faction = decided.iter().any(|d| {
-                    d.name == *n && d.kind == EntityType::Faction && d.evidence.contains("lex")
-                });
-                if faction && n.chars().count() >= 2 {
-                    EntityType::Faction
-                } else {
-                    EntityType::Place
-                }
-            })
-            .collect();
         let persons: HashSet<&str> = decided
             .iter()
             .filter(|d| d.kind == EntityType::Person)
@@ -1119,7 +1110,7 @@ impl Recognizer {
                     for m in ac.find_iter(run.text) {
                         let cell = &mut seen[m.pattern().as_usize()];
                         cell.0 += 1;
-                        let faction = kinds[m.pattern().as_usize()] == EntityType::Faction;
+                        let faction = slip_checked[m.pattern().as_usize()];
                         cell.1 += u32::from(
                             self.inside_set_phrase(run.text, m.start(), m.end())
                                 || (faction
