@@ -1330,6 +1330,7 @@ impl Recognizer {
         let all = self.add_factions(all, runs);
         let all = self.add_sects(all, runs);
         let all = self.add_empires(all, runs);
+        let all = self.add_titled_sects(all, runs, m);
         phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
         phases.mark(t0, "decide: alias lists");
@@ -2072,6 +2073,19 @@ mod tests {
              韩烈又道：“罢了。”韩烈帝国二人同去。韩烈帝国又来了。",
             &[],
             &["封建帝国", "韩烈帝国"],
+        ),
+        (
+            "a sect whose head is named by its last character is a faction, however its suffix reads (门 a gate, 帮 after an ordinary word)",
+            "霜月门门主到了。霜月门的弟子随后赶来。众人都怕霜月门。\
+             铁掌帮帮主大怒，铁掌帮的人四散。铁掌帮又来了。",
+            &[(Faction, "霜月门"), (Faction, "铁掌帮")],
+            &["月门", "掌帮"],
+        ),
+        (
+            "a place its people move to more often than they name its head stays a place",
+            "众人来到霜月谷外，又往霜月谷去，回到霜月谷中，霜月谷谷主出来迎接。",
+            &[(Place, "霜月谷")],
+            &[],
         ),
         (
             "a verb after an ordinary word is no sect (分明教 has no 明教)",

@@ -46,6 +46,9 @@ const MIN_SECT_MEMBERS: u32 = 2;
 /// Mentions an empire's name (大X帝国) needs.
 const MIN_EMPIRE: u32 = 2;
 
+/// The fewest mentions of a sect named by its head's title (`add_titled_sects`).
+const MIN_TITLED_SECT: u32 = 2;
+
 /// Mentions a full name needs before a given name that could stand alone
 /// (元庆: 元 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
@@ -943,6 +946,86 @@ impl Recognizer {
                 evidence: std::iter::once("sfx").collect(),
                 aliases: BTreeSet::new(),
                 count: n,
+            });
+        }
+        decided
+    }
+
+    /// Sects named by their heads' titles: a name whose last character
+    /// the next words repeat before 主 (落雁门门主, 天剑阁少阁主, 铁掌帮帮主)
+    /// is an organisation with a head, whatever its suffix usually names
+    /// (门 a gate, 阁 a pavilion, 谷 a valley) and however ordinary its stem
+    /// (铁掌). The name is the two- or three-character stem + that
+    /// character the book says more often; it must be said at least twice
+    /// and be no ordinary word or person. A place so named becomes a
+    /// faction unless the book moves to it more often than it names its
+    /// head; places and factions said only inside it go (雁门 of 落雁门).
+    pub(super) fn add_titled_sects(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        let mut heads: BTreeMap<String, u32> = BTreeMap::new();
+        for run in runs.iter() {
+            let n = run.len();
+            for i in 3..n {
+                if run.ch(i) != '主' {
+                    continue;
+                }
+                let suffix = run.ch(i - 1);
+                // X门门主, or X阁少阁主.
+                let end = if run.ch(i - 2) == suffix {
+                    i - 1
+                } else if run.ch(i - 2) == '少' && i >= 4 && run.ch(i - 3) == suffix {
+                    i - 2
+                } else {
+                    continue;
+                };
+                if self.is_function_char(suffix) {
+                    continue;
+                }
+                // The stem: two or three characters, none a function
+                // character or numeral; the form the book says more often.
+                let best = (3..=4)
+                    .filter(|&len| end >= len)
+                    .map(|len| run.sub(end - len, end))
+                    .filter(|w| {
+                        w.chars()
+                            .all(|c| !self.is_function_char(c) && !self.numerals.contains(&c))
+                    })
+                    .max_by_key(|w| (m.count(w), std::cmp::Reverse(w.len())));
+                if let Some(w) = best.filter(|w| m.count(w) >= MIN_TITLED_SECT) {
+                    *heads.entry(w.to_string()).or_default() += 1;
+                }
+            }
+        }
+        for (w, n_heads) in heads {
+            if self.is_generic(&w) || self.tag_of(&w) == Some(Tag::Other) {
+                continue;
+            }
+            let count = m.count(&w);
+            let moved = m.stat(&w).map_or(0, |st| st.mov + st.loc);
+            match decided.iter_mut().find(|d| d.name == w) {
+                Some(d) if d.kind == EntityType::Place && n_heads >= moved => {
+                    d.kind = EntityType::Faction;
+                    d.evidence.insert("head");
+                }
+                Some(_) => continue,
+                None => decided.push(Decided {
+                    name: w.clone(),
+                    kind: EntityType::Faction,
+                    score: 0.6,
+                    evidence: std::iter::once("head").collect(),
+                    aliases: BTreeSet::new(),
+                    count,
+                }),
+            }
+            decided.retain(|d| {
+                d.name == w
+                    || d.kind == EntityType::Person
+                    || !w.contains(d.name.as_str())
+                    || d.count > count
             });
         }
         decided
