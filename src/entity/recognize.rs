@@ -2077,9 +2077,9 @@ mod tests {
         (
             "a sect whose head is named by its last character is a faction, however its suffix reads (门 a gate, 帮 after an ordinary word)",
             "霜月门门主到了。霜月门的弟子随后赶来。众人都怕霜月门。\
-             铁掌帮帮主大怒，铁掌帮的人四散。铁掌帮又来了。",
-            &[(Faction, "霜月门"), (Faction, "铁掌帮")],
-            &["月门", "掌帮"],
+             石匠帮帮主大怒，石匠帮的人四散。石匠帮又来了。",
+            &[(Faction, "霜月门"), (Faction, "石匠帮")],
+            &["月门", "匠帮"],
         ),
         (
             "a place its people move to more often than they name its head stays a place",

@@ -952,14 +952,14 @@ impl Recognizer {
     }
 
     /// Sects named by their heads' titles: a name whose last character
-    /// the next words repeat before 主 (落雁门门主, 天剑阁少阁主, 铁掌帮帮主)
+    /// the next words repeat before 主 (霜月门门主, 霜月阁少阁主, 石匠帮帮主)
     /// is an organisation with a head, whatever its suffix usually names
     /// (门 a gate, 阁 a pavilion, 谷 a valley) and however ordinary its stem
-    /// (铁掌). The name is the two- or three-character stem + that
+    /// (石匠). The name is the two- or three-character stem + that
     /// character the book says more often; it must be said at least twice
     /// and be no ordinary word or person. A place so named becomes a
     /// faction unless the book moves to it more often than it names its
-    /// head; places and factions said only inside it go (雁门 of 落雁门).
+    /// head; places and factions said only inside it go (月门 of 霜月门).
     pub(super) fn add_titled_sects(
         &self,
         mut decided: Vec<Decided>,
