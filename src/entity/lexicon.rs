@@ -153,6 +153,12 @@ pub struct CharClasses {
     pub direction: CharSet,
     /// Words for foreign peoples (番 夷 蛮 戎): after a direction a faction.
     pub exonym: CharSet,
+    /// Before a surname, a form of address (老韩, 小刘).
+    pub address_prefix: CharSet,
+    /// Before one character, a nickname (阿彪).
+    pub nickname_prefix: CharSet,
+    /// Kinship terms: after 阿 a relative (阿叔), not a nickname.
+    pub kin: CharSet,
 }
 
 impl CharClasses {
@@ -209,6 +215,9 @@ impl CharClasses {
             city: take("city")?,
             direction: take("direction")?,
             exonym: take("exonym")?,
+            address_prefix: take("address_prefix")?,
+            nickname_prefix: take("nickname_prefix")?,
+            kin: take("kin")?,
         })
     }
 }

@@ -1342,6 +1342,7 @@ impl Recognizer {
         // took (韩团长: the model learned its titles from classical books)
         // are bound too, or else dropped after the second binding.
         let all = self.add_form_candidates(all, m, runs);
+        let all = self.add_address_forms(all, runs);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
@@ -2220,6 +2221,41 @@ mod tests {
         let catalog = recognizer().discover(&[text]);
         for e in catalog.entities() {
             assert!(!e.aliases.contains(&"霜月剑".to_string()), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn forms_of_address_and_nicknames_are_persons() {
+        let persons = |text: &str| -> Vec<(String, Vec<String>)> {
+            recognizer()
+                .discover(&[text])
+                .entities()
+                .iter()
+                .filter(|e| e.kind == Person)
+                .map(|e| (e.name.clone(), e.aliases.clone()))
+                .collect()
+        };
+        // 老 + the surname of one person is that person; 阿 + a character
+        // said as a person is a nickname; 老 + a surname nobody has in full
+        // is a person of its own.
+        let text = "韩铁衣道：“走。”韩铁衣笑道：“好。”韩铁衣率兵去了。\
+                    “老韩，师部的命令到了。”“老韩，走吧。”“老韩，快看。”\
+                    阿豹说：“来了。”阿豹笑道：“好。”阿豹又道：“走。”\
+                    助理老柯说：“请。”老柯道：“是。”老柯笑道：“好。”";
+        let got = persons(text);
+        let han = got.iter().find(|p| p.0 == "韩铁衣").expect("韩铁衣");
+        assert!(han.1.contains(&"老韩".to_string()), "{got:?}");
+        assert!(got.iter().any(|p| p.0 == "阿豹"), "{got:?}");
+        assert!(got.iter().any(|p| p.0 == "老柯"), "{got:?}");
+        // A word across an edge (古老|, 老百姓), a title after the surname
+        // (小韩王) or a relative (阿叔) is no form; nor one said as a place.
+        let text = "古老韩家的规矩。古老韩家又来了。古老韩家走了。\
+                    小韩王道：“走。”小韩王笑道：“好。”小韩王又道：“来。”\
+                    阿叔道：“走。”阿叔笑道：“好。”阿叔又道：“来。”\
+                    众人进小柯，又到小柯，回到小柯，小柯道：“来。”";
+        let got = persons(text);
+        for form in ["老韩", "小韩", "阿叔", "小柯"] {
+            assert!(!got.iter().any(|p| p.0 == form), "{form} in {got:?}");
         }
     }
 

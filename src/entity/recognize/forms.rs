@@ -64,6 +64,16 @@ const FORM_CANDIDATE_MIN: u32 = 2;
 /// The evidence code of a candidate form not bound yet.
 pub(super) const UNBOUND_FORM: &str = "unbound";
 
+/// Times a form of address (老韩) or nickname (阿彪) must be said with
+/// clean edges to be a person (`add_address_forms`).
+const ADDRESS_MIN: u32 = 3;
+
+/// The evidence code of a form of address (老韩, 小刘).
+pub(super) const ADDRESS_FORM: &str = "addr";
+
+/// Longest cue read around a form of address, in characters.
+const MAX_CUE_LEN: usize = 3;
+
 /// Times an epithet must stand right before its person's full name.
 const EPITHET_MIN: u32 = 3;
 
@@ -152,6 +162,119 @@ impl Recognizer {
             2 * in_word < seen.max(1)
         });
         all.extend(forms);
+        all
+    }
+
+    /// Forms of address the learned model never sees (its books are
+    /// classical): 老 or 小 + a surname (老韩, 小刘; class `address_prefix`
+    /// of dict/chars.tsv), a person marked `ADDRESS_FORM` that
+    /// `bind_title_forms` binds to the one person of that surname it names,
+    /// else a person of its own (老孙, never named in full); and 阿 + one
+    /// character (阿彪; `nickname_prefix`), a nickname, not a relative
+    /// (阿叔: class `kin`). Counted only where no word runs across either
+    /// edge (古老|, 老百姓, 小王子) and no title follows (小梁王); kept when
+    /// said `ADDRESS_MIN` times so, mostly so, and a third of those as a
+    /// person (a speech or action cue after it; a command cue, a pronoun or
+    /// a title before it: 我老赵, 警卫员小刘; or called: “老韩，…) more often
+    /// than as a place (进小庄).
+    pub(super) fn add_address_forms(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let known: std::collections::HashSet<&str> = all
+            .iter()
+            .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
+            .map(String::as_str)
+            .collect();
+        // (all, clean, as a person, after movement) per form.
+        let mut seen: BTreeMap<String, [u32; 4]> = BTreeMap::new();
+        for run in runs.iter() {
+            let n = run.len();
+            for i in 0..n.saturating_sub(1) {
+                let (p, x) = (run.ch(i), run.ch(i + 1));
+                let address = self.chars.address_prefix.contains(&p)
+                    && self
+                        .lex
+                        .surnames
+                        .get(x.encode_utf8(&mut [0; 4]) as &str)
+                        .is_some_and(|&w| w >= 2);
+                let nickname = self.chars.nickname_prefix.contains(&p)
+                    && !self.chars.kin.contains(&x)
+                    && !self.numerals.contains(&x)
+                    && !self.chars.pronoun.contains(&x);
+                if !(address || nickname) || self.is_function_char(x) {
+                    continue;
+                }
+                let w = run.sub(i, i + 2);
+                let tally = seen.entry(w.to_string()).or_default();
+                tally[0] += 1;
+                let word_left = i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1));
+                let word_right = (2..=4)
+                    .filter(|len| i + 1 + len <= n)
+                    .any(|len| self.vocab.has_word(run.sub(i + 1, i + 1 + len)))
+                    || (3..=4)
+                        .filter(|len| i + len <= n)
+                        .any(|len| self.vocab.has_word(run.sub(i, i + len)));
+                let rest = &run.text[run.off[i + 2] as usize..];
+                let titled = self.titles.keys().any(|t| rest.starts_with(t.as_str()))
+                    || self
+                        .lex
+                        .honorifics
+                        .iter()
+                        .any(|t| rest.starts_with(t.as_str()));
+                if word_left || word_right || titled {
+                    continue;
+                }
+                tally[1] += 1;
+                let after = |class| {
+                    (1..=MAX_CUE_LEN)
+                        .filter(|len| i + 2 + len <= n)
+                        .any(|len| self.lex.cue(run.sub(i + 2, i + 2 + len), class) > 0)
+                };
+                let before = |class| {
+                    (1..=MAX_CUE_LEN.min(i)).any(|len| self.lex.cue(run.sub(i - len, i), class) > 0)
+                };
+                let pronoun_before = i > 0 && self.chars.pronoun.contains(&run.ch(i - 1));
+                // “老韩，…: called by it.
+                let vocative = i == 0 && run.before == '“' && n == 2;
+                // 警卫员小刘: a title before it.
+                let title_before = (1..=MAX_CUE_LEN.min(i))
+                    .any(|len| self.titles.contains_key(run.sub(i - len, i)));
+                if after(CueClass::Speech)
+                    || after(CueClass::Action)
+                    || before(CueClass::Command)
+                    || pronoun_before
+                    || vocative
+                    || title_before
+                {
+                    tally[2] += 1;
+                }
+                if before(CueClass::Movement) {
+                    tally[3] += 1;
+                }
+            }
+        }
+        let mut found: Vec<Decided> = Vec::new();
+        for (w, [total, clean, person, moved]) in seen {
+            if clean < ADDRESS_MIN
+                || 2 * clean <= total
+                || 3 * person < clean
+                || person <= moved
+                || known.contains(w.as_str())
+                || known.iter().any(|k| k.contains(w.as_str()))
+                || self.is_generic(&w)
+                || self.is_plain_word(&w)
+            {
+                continue;
+            }
+            let nickname = w.starts_with(|c| self.chars.nickname_prefix.contains(&c));
+            found.push(Decided {
+                name: w,
+                kind: EntityType::Person,
+                score: 0.5,
+                evidence: std::iter::once(if nickname { "nick" } else { ADDRESS_FORM }).collect(),
+                aliases: BTreeSet::new(),
+                count: total,
+            });
+        }
+        all.extend(found);
         all
     }
 
@@ -275,6 +398,11 @@ impl Recognizer {
                 continue;
             }
             let chars: Vec<char> = d.name.chars().collect();
+            // 老韩: the surname after the prefix, an honorific.
+            if d.evidence.contains(ADDRESS_FORM) {
+                forms.push((i, chars[1..].iter().collect()));
+                continue;
+            }
             // A surname our list lacks is the first character of a two- or
             // three-character name (展昭 and 展爷 in a book that has both).
             let sl = match self.surname(&chars, &d.name) {
