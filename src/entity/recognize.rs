@@ -2247,6 +2247,12 @@ mod tests {
         assert!(han.1.contains(&"老韩".to_string()), "{got:?}");
         assert!(got.iter().any(|p| p.0 == "阿豹"), "{got:?}");
         assert!(got.iter().any(|p| p.0 == "老柯"), "{got:?}");
+        // 总 after a surname addresses a company's head (dict/honorifics.txt).
+        let text = "石敢当道：“走。”石敢当笑道：“好。”石敢当进了大楼。\
+                    石总点了点头。石总看着合同，半天没吭声。";
+        let got = persons(text);
+        let shi = got.iter().find(|p| p.0 == "石敢当").expect("石敢当");
+        assert!(shi.1.contains(&"石总".to_string()), "{got:?}");
         // A word across an edge (古老|, 老百姓), a title after the surname
         // (小韩王) or a relative (阿叔) is no form; nor one said as a place.
         let text = "古老韩家的规矩。古老韩家又来了。古老韩家走了。\
