@@ -2299,6 +2299,18 @@ mod tests {
                 "{e:?}"
             );
         }
+        // A surname that ends a decided name (霜月谷|谷主) makes no form,
+        // nor the epithet of the man named after it.
+        let text = "柯北辰道：“走。”柯北辰笑道：“好。”柯北辰又道：“来。”\
+                    众人来到霜月谷，又往霜月谷去，回到霜月谷中。\
+                    霜月谷谷主柯北辰出来。霜月谷谷主柯北辰笑了。霜月谷谷主柯北辰走了。";
+        let catalog = recognizer().discover(&[text]);
+        for e in catalog.entities() {
+            assert!(
+                e.name != "谷谷主" && !e.aliases.contains(&"谷谷主".to_string()),
+                "{e:?}"
+            );
+        }
     }
 
     #[test]

@@ -135,17 +135,36 @@ impl Recognizer {
             return all;
         }
         // The title is the start of a longer word at most of the form's
-        // occurrences (楚老爷|子: 老爷子, an old man of the house): no form.
+        // occurrences (楚老爷|子: 老爷子, an old man of the house), or its
+        // surname the end of a decided name (百花谷|谷主): no form.
         let ac = crate::entity::name_matcher(
             forms.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
             false,
         );
+        // Decided names that end with a form's surname (百花谷 before
+        // 谷谷主): where the text says one of them, the form starts inside it.
+        let ends_with: Vec<Vec<&str>> = forms
+            .iter()
+            .map(|f| {
+                let first = f.name.chars().next().expect("a name");
+                all.iter()
+                    .filter(|d| d.name.chars().count() >= 2 && d.name.ends_with(first))
+                    .map(|d| d.name.as_str())
+                    .collect()
+            })
+            .collect();
         let mut glued = vec![(0u32, 0u32); forms.len()];
         for run in runs.iter() {
             for hit in ac.find_iter(run.text) {
                 let k = hit.pattern().as_usize();
                 glued[k].0 += 1;
+                let first_len = forms[k].name.chars().next().map_or(0, char::len_utf8);
+                let upto = &run.text[..hit.start() + first_len];
+                if ends_with[k].iter().any(|n| upto.ends_with(n)) {
+                    glued[k].1 += 1;
+                    continue;
+                }
                 let Some(next) = run.text[hit.end()..].chars().next() else {
                     continue;
                 };
@@ -666,7 +685,9 @@ impl Recognizer {
             let chars: Vec<char> = d.name.chars().collect();
             let titled = chars.len() >= 3 && title_tails.contains(&chars[chars.len() - 1]);
             let strong_surname = self.surname(&chars, &d.name).is_some_and(|(_, w)| w >= 2);
+            // A form not bound yet is its surname's (谷谷主 is no epithet).
             if RELATIVE_TITLES.iter().any(|t| d.name.ends_with(t))
+                || d.evidence.contains(UNBOUND_FORM)
                 || self.is_user_canonical(&d.name)
                 || (!titled && (strong_surname || self.is_full_name(d)))
             {
