@@ -348,6 +348,14 @@ impl<'a> Runs<'a> {
         self.spans.iter().map(|&s| self.view(s))
     }
 
+    /// The chapter's text before `run` (which is a slice of it): what the
+    /// runs leave out, such as the Arabic numerals of 771团.
+    pub fn text_before(&self, run: &Run<'a>) -> &'a str {
+        let text = self.store.chapters[run.chapter].text;
+        let start = run.text.as_ptr() as usize - text.as_ptr() as usize;
+        &text[..start]
+    }
+
     /// The slices, in book order.
     pub fn slices(&self) -> Vec<RunSlice<'_, 'a>> {
         self.slices

@@ -2120,6 +2120,28 @@ mod tests {
             &["七营"],
         ),
         (
+            "units numbered in Arabic numerals: three digits a designation, fewer in a series",
+            "团长道：“走。”团长笑道：“好。”团长又道：“来。”旅长道：“是。”旅长笑了。旅长走了。\
+             771团出发了，771团到了。386旅赶来，386旅的人很多。38团也来了，38团到了。",
+            &[(Army, "771团"), (Army, "386旅"), (Army, "38团")],
+            &["团", "旅"],
+        ),
+        (
+            "one Arabic-numbered unit of two digits alone may be a count: no army",
+            "连长道：“走。”连长笑道：“好。”连长又道：“来。”\
+             他们12连出发了，12连到了。",
+            &[],
+            &["12连", "连"],
+        ),
+        (
+            "a character the book writes before a numbered unit names it (新二团), a verb does not",
+            "团长道：“走。”团长笑道：“好。”团长又道：“来。”营长道：“是。”营长笑了。营长走了。\
+             新二团出发了，新二团到了，新二团走了。三团也来了，三团到了。\
+             他带一营走了，带一营去了。二营来了，二营到了。",
+            &[(Army, "新二团"), (Army, "三团"), (Army, "一营"), (Army, "二营")],
+            &["二团", "带一营"],
+        ),
+        (
             "generic nouns and titles are never entities",
             "丞相道：“主公，二人已至中军大营，伏兵四起。”大王大怒，令众将速回大营。",
             &[],

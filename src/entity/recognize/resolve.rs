@@ -32,12 +32,20 @@ const MIN_NAMED_UNIT: u32 = 3;
 /// Times each numbered unit of a series (一营, 二营) must be said.
 const MIN_NUMBERED_UNIT: u32 = 2;
 
+/// Share of a numbered unit's mentions its prefixed form (新二团) must have.
+const PREFIXED_SHARE: f64 = 0.8;
+
 /// How a modern unit is named: 一营, 第三营, 独立团.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum UnitName {
     Numbered,
     Nth,
     Word,
+    /// Arabic numerals (771团), which the runs leave out: counted where
+    /// found.
+    Digits,
+    /// A character before the numeral that the book writes with it (新二团).
+    Prefixed,
 }
 
 /// Times a one-character-stem sect must be followed by a member word.
@@ -727,10 +735,11 @@ impl Recognizer {
         let found: Vec<(String, UnitName)> = (0..runs.len())
             .into_par_iter()
             .flat_map_iter(|r| {
-                let chars: Vec<char> = runs.at(r).text.chars().collect();
+                let run = runs.at(r);
+                let chars: Vec<char> = run.text.chars().collect();
                 let mut out = Vec::new();
                 for (i, &e) in chars.iter().enumerate() {
-                    if !echelons.contains(&e) || i == 0 {
+                    if !echelons.contains(&e) {
                         continue;
                     }
                     if let Some(&next) = chars.get(i + 1) {
@@ -747,6 +756,30 @@ impl Recognizer {
                             (from, UnitName::Numbered)
                         };
                         out.push((chars[start..=i].iter().collect::<String>(), how));
+                        if how == UnitName::Numbered
+                            && from > 0
+                            && stem_char(chars[from - 1])
+                            && !self.verbish.contains(&chars[from - 1])
+                        {
+                            out.push((
+                                chars[from - 1..=i].iter().collect::<String>(),
+                                UnitName::Prefixed,
+                            ));
+                        }
+                        continue;
+                    }
+                    if i == 0 {
+                        // 771团: the numerals end the text before the run.
+                        let before = runs.text_before(&run);
+                        let n = before
+                            .chars()
+                            .rev()
+                            .take_while(char::is_ascii_digit)
+                            .count();
+                        if (1..=4).contains(&n) {
+                            let number = &before[before.len() - n..];
+                            out.push((format!("{number}{e}"), UnitName::Digits));
+                        }
                         continue;
                     }
                     if i < 2 || !chars[i - 2..i].iter().all(|&c| stem_char(c)) {
@@ -772,6 +805,12 @@ impl Recognizer {
                 out
             })
             .collect();
+        let mut digit_counts: BTreeMap<String, u32> = BTreeMap::new();
+        for (w, how) in &found {
+            if *how == UnitName::Digits {
+                *digit_counts.entry(w.clone()).or_default() += 1;
+            }
+        }
         let named_by: BTreeMap<String, UnitName> = found.into_iter().collect();
         let known: BTreeSet<&str> = armies
             .iter()
@@ -783,23 +822,64 @@ impl Recognizer {
             .filter(|w| !known.contains(w.as_str()) && !self.is_generic(w))
             .cloned()
             .collect();
-        let counts = count_in(&names, runs);
+        let counts: Vec<u32> = count_in(&names, runs)
+            .into_iter()
+            .zip(&names)
+            .map(|(n, w)| digit_counts.get(w).copied().unwrap_or(n))
+            .collect();
+        let count_of: BTreeMap<&str, u32> = names
+            .iter()
+            .map(String::as_str)
+            .zip(counts.iter().copied())
+            .collect();
+        // A prefixed form the book writes at most mentions of its numbered
+        // unit (新二团 for 二团) names the unit; else the prefix is another
+        // word's (带一营).
+        let prefixed = |w: &str, n: u32| {
+            let bare: String = w.chars().skip(1).collect();
+            n >= MIN_NUMBERED_UNIT
+                && f64::from(n)
+                    >= PREFIXED_SHARE * f64::from(count_of.get(bare.as_str()).copied().unwrap_or(0))
+        };
+        let taken: BTreeSet<String> = names
+            .iter()
+            .zip(&counts)
+            .filter(|(w, &n)| named_by[*w] == UnitName::Prefixed && prefixed(w, n))
+            .map(|(w, _)| w.chars().skip(1).collect())
+            .collect();
         // Numbered units said often enough, by echelon: a series needs two.
+        let numbered = |w: &str, n: u32| match named_by[w] {
+            UnitName::Numbered => !taken.contains(w),
+            UnitName::Prefixed => prefixed(w, n),
+            UnitName::Digits => w.chars().filter(char::is_ascii_digit).count() < 3,
+            _ => false,
+        };
         let mut series: BTreeMap<char, u32> = BTreeMap::new();
         for (w, &n) in names.iter().zip(&counts) {
-            if named_by[w] == UnitName::Numbered && n >= MIN_NUMBERED_UNIT {
+            if (numbered(w, n) || named_by[w] == UnitName::Digits) && n >= MIN_NUMBERED_UNIT {
                 *series.entry(w.chars().last().expect("a unit")).or_default() += 1;
             }
         }
-        for (w, n) in names.into_iter().zip(counts) {
+        // Three Arabic digits or more (386旅) are a designation, never a
+        // count of units: no series needed.
+        for (w, &n) in names.iter().zip(&counts) {
             let echelon = w.chars().last().expect("a unit");
-            let keep = match named_by[&w] {
-                UnitName::Numbered => n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2,
-                UnitName::Nth => n >= MIN_NUMBERED_UNIT,
+            let keep = match named_by[w] {
+                UnitName::Numbered | UnitName::Prefixed | UnitName::Digits if numbered(w, n) => {
+                    n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2
+                }
+                UnitName::Numbered | UnitName::Prefixed => false,
+                UnitName::Digits | UnitName::Nth => n >= MIN_NUMBERED_UNIT,
                 UnitName::Word => n >= MIN_NAMED_UNIT,
             };
             if keep {
-                armies.push(decided_owned(w, EntityType::Army, 0.6, &["unit"], n));
+                armies.push(decided_owned(
+                    w.clone(),
+                    EntityType::Army,
+                    0.6,
+                    &["unit"],
+                    n,
+                ));
             }
         }
         armies
