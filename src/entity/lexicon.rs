@@ -30,7 +30,7 @@ use crate::charset::CharSet;
 use crate::dicts::{
     ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, EPITHET_WORDS, FACTIONS,
     FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS,
-    SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES,
+    SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES, TRANSLIT_CHARS,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -275,6 +275,9 @@ pub struct Lexicon {
     pub cues: HashMap<String, Vec<Cue>>,
     /// How often each character appears in given names (`dict/given_name_chars.tsv`).
     pub given_name_chars: HashMap<char, u32>,
+    /// How much more often each character is used in transliterated
+    /// foreign names than in words (`dict/translit_chars.tsv`, log-odds).
+    pub translit_chars: HashMap<char, f32>,
     /// The user's names (`--names`, tagged `--dict` words): always entities.
     pub user_names: Vec<UserName>,
     /// The user's not-names (`--not-names`): never entities nor aliases.
@@ -323,22 +326,16 @@ impl Lexicon {
         lex.empire_words.extend(words(EMPIRE_WORDS));
         lex.epithet_words.extend(words(EPITHET_WORDS));
         lex.slang_armies.extend(words(SLANG_ARMIES));
-        for (line_no, line) in lines(t.given_name_chars) {
-            let (c, n) = split_tab(line);
-            let mut chars = c.chars();
-            match (chars.next(), chars.next(), n.trim().parse::<u32>()) {
-                (Some(c), None, Ok(n)) => {
-                    lex.given_name_chars.insert(c, n);
-                }
-                _ => {
-                    return Err(dict_error(
-                        Path::new("dict/given_name_chars.tsv"),
-                        line_no,
-                        "expected char<TAB>count",
-                    ))
-                }
-            }
-        }
+        lex.given_name_chars = char_table(
+            Path::new("dict/given_name_chars.tsv"),
+            t.given_name_chars,
+            "expected char<TAB>count",
+        )?;
+        lex.translit_chars = char_table(
+            Path::new("dict/translit_chars.tsv"),
+            TRANSLIT_CHARS,
+            "expected char<TAB>score",
+        )?;
         Ok(lex)
     }
 
@@ -669,6 +666,26 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// The words of a jieba `word freq tag` list.
 fn jieba_words(text: &str) -> impl Iterator<Item = String> + '_ {
     lines(text).filter_map(|(_, l)| l.split_whitespace().next().map(str::to_string))
+}
+
+/// A table of `char<TAB>value` lines.
+fn char_table<T: std::str::FromStr>(
+    path: &Path,
+    text: &str,
+    expected: &str,
+) -> Result<HashMap<char, T>> {
+    let mut table = HashMap::new();
+    for (line_no, line) in lines(text) {
+        let (c, value) = split_tab(line);
+        let mut chars = c.chars();
+        match (chars.next(), chars.next(), value.trim().parse::<T>()) {
+            (Some(c), None, Ok(v)) => {
+                table.insert(c, v);
+            }
+            _ => return Err(dict_error(path, line_no, expected)),
+        }
+    }
+    Ok(table)
 }
 
 fn split_tab(line: &str) -> (&str, &str) {

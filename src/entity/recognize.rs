@@ -112,6 +112,7 @@ use std::time::Instant;
 mod aliases;
 mod curation;
 mod features;
+mod foreign;
 mod forms;
 use forms::UNBOUND_FORM;
 mod judge;
@@ -1343,6 +1344,7 @@ impl Recognizer {
         // are bound too, or else dropped after the second binding.
         let all = self.add_form_candidates(all, m, runs);
         let all = self.add_address_forms(all, runs);
+        let all = self.add_foreign_names(all, runs);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
@@ -2285,6 +2287,34 @@ mod tests {
         for form in ["老韩", "小韩", "阿叔", "小柯"] {
             assert!(!got.iter().any(|p| p.0 == form), "{form} in {got:?}");
         }
+    }
+
+    #[test]
+    fn transliterated_names_are_persons_in_a_book_that_has_them() {
+        let persons = |text: &str| -> Vec<String> {
+            recognizer()
+                .discover(&[text])
+                .entities()
+                .iter()
+                .filter(|e| e.kind == Person)
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        let two = "塔莎说：“走。”塔莎笑道：“好。”塔莎又道：“来。”";
+        let text = format!(
+            "克洛维斯说：“走。”克洛维斯笑道：“好。”克洛维斯又道：“来。”\
+             塞琳娜说：“是。”塞琳娜笑道：“好。”塞琳娜问道：“谁？”{two}"
+        );
+        let got = persons(&text);
+        for name in ["克洛维斯", "塞琳娜", "塔莎"] {
+            assert!(got.iter().any(|n| n == name), "{name} in {got:?}");
+        }
+        // Parts of a longer name are not names of their own.
+        assert!(!got.iter().any(|n| n == "洛维斯" || n == "克洛"), "{got:?}");
+        // Two characters alone, in a book without longer foreign names,
+        // may be a phrase read by chance.
+        let got = persons(two);
+        assert!(!got.iter().any(|n| n == "塔莎"), "{got:?}");
     }
 
     #[test]

@@ -26,7 +26,7 @@
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{class_index, decided, Decided, Measured, Recognizer};
-use crate::entity::corpus::Runs;
+use crate::entity::corpus::{Run, Runs};
 use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
 use crate::hash::FxMap;
@@ -184,6 +184,34 @@ impl Recognizer {
         all
     }
 
+    /// How a string at characters `i..j` of a run is used: as a person (a
+    /// speech or action cue after it; a command cue, a pronoun or a title
+    /// before it: 我老赵, 警卫员小刘; or called: “老韩，…), and after a
+    /// movement cue (进小庄). For the names no candidate rule proposes,
+    /// which have no statistics of their own.
+    pub(super) fn name_context(&self, run: &Run, i: usize, j: usize) -> (bool, bool) {
+        let n = run.len();
+        let after = |class| {
+            (1..=MAX_CUE_LEN)
+                .filter(|len| j + len <= n)
+                .any(|len| self.lex.cue(run.sub(j, j + len), class) > 0)
+        };
+        let before = |class| {
+            (1..=MAX_CUE_LEN.min(i)).any(|len| self.lex.cue(run.sub(i - len, i), class) > 0)
+        };
+        let pronoun_before = i > 0 && self.chars.pronoun.contains(&run.ch(i - 1));
+        let vocative = i == 0 && j == n && run.before == '“';
+        let title_before =
+            (1..=MAX_CUE_LEN.min(i)).any(|len| self.titles.contains_key(run.sub(i - len, i)));
+        let person = after(CueClass::Speech)
+            || after(CueClass::Action)
+            || before(CueClass::Command)
+            || pronoun_before
+            || vocative
+            || title_before;
+        (person, before(CueClass::Movement))
+    }
+
     /// Forms of address the learned model never sees (its books are
     /// classical): 老 or 小 + a surname (老韩, 小刘; class `address_prefix`
     /// of dict/chars.tsv), a person marked `ADDRESS_FORM` that
@@ -242,32 +270,9 @@ impl Recognizer {
                     continue;
                 }
                 tally[1] += 1;
-                let after = |class| {
-                    (1..=MAX_CUE_LEN)
-                        .filter(|len| i + 2 + len <= n)
-                        .any(|len| self.lex.cue(run.sub(i + 2, i + 2 + len), class) > 0)
-                };
-                let before = |class| {
-                    (1..=MAX_CUE_LEN.min(i)).any(|len| self.lex.cue(run.sub(i - len, i), class) > 0)
-                };
-                let pronoun_before = i > 0 && self.chars.pronoun.contains(&run.ch(i - 1));
-                // “老韩，…: called by it.
-                let vocative = i == 0 && run.before == '“' && n == 2;
-                // 警卫员小刘: a title before it.
-                let title_before = (1..=MAX_CUE_LEN.min(i))
-                    .any(|len| self.titles.contains_key(run.sub(i - len, i)));
-                if after(CueClass::Speech)
-                    || after(CueClass::Action)
-                    || before(CueClass::Command)
-                    || pronoun_before
-                    || vocative
-                    || title_before
-                {
-                    tally[2] += 1;
-                }
-                if before(CueClass::Movement) {
-                    tally[3] += 1;
-                }
+                let (person, moved) = self.name_context(&run, i, i + 2);
+                tally[2] += u32::from(person);
+                tally[3] += u32::from(moved);
             }
         }
         let mut found: Vec<Decided> = Vec::new();

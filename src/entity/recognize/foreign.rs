@@ -1,0 +1,136 @@
+//! Foreign names: transliterated names (哈里森, 麦克莱恩, 娜塔莎) start with
+//! no surname, so no candidate rule proposes them and the learned model,
+//! trained on Chinese names, never judges them. Their characters tell
+//! them: `dict/translit_chars.tsv` scores how much more often jieba's
+//! dictionary uses each character in its transliterated names (nrt) than
+//! in words at large.
+
+use super::*;
+
+/// Longest foreign name read, in characters (艾森豪威尔).
+const FOREIGN_MAX: usize = 6;
+
+/// Mean log-odds of a foreign name's characters (`dict/translit_chars.tsv`:
+/// every character there scores at least 1.0, about 2.7 times as common in
+/// transliterations as in words).
+const FOREIGN_MEAN: f32 = 1.8;
+
+/// Times a foreign name must be said with clean edges.
+const FOREIGN_MIN: u32 = 3;
+
+/// Foreign names of three characters or more a book must have for its
+/// two-character ones to count.
+const FOREIGN_BOOK: usize = 2;
+
+impl Recognizer {
+    /// Persons named by a run of transliteration characters of two to
+    /// `FOREIGN_MAX` whose mean score is at least `FOREIGN_MEAN`, said
+    /// `FOREIGN_MIN` times with no word across either edge, mostly so, a
+    /// third of those as a person and more often than after a movement cue
+    /// (`name_context`); not a dictionary word other than a name, nor part
+    /// of a decided name or holding one, nor mostly said inside a longer
+    /// such name (里森 of 哈里森). Names of two characters (布朗) count only
+    /// in a book with `FOREIGN_BOOK` foreign names of three or more.
+    pub(super) fn add_foreign_names(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let translit = &self.lex.translit_chars;
+        if translit.is_empty() {
+            return all;
+        }
+        // (all, clean, as a person, after movement) per string.
+        let mut seen: BTreeMap<String, [u32; 4]> = BTreeMap::new();
+        for run in runs.iter() {
+            let n = run.len();
+            let mut i = 0;
+            while i < n {
+                if !translit.contains_key(&run.ch(i)) {
+                    i += 1;
+                    continue;
+                }
+                let mut j = i;
+                while j < n && translit.contains_key(&run.ch(j)) {
+                    j += 1;
+                }
+                for a in i..j {
+                    let mut sum = 0.0;
+                    for b in a + 1..=j.min(a + FOREIGN_MAX) {
+                        sum += translit[&run.ch(b - 1)];
+                        if b - a < 2 || sum / ((b - a) as f32) < FOREIGN_MEAN {
+                            continue;
+                        }
+                        let tally = seen.entry(run.sub(a, b).to_string()).or_default();
+                        tally[0] += 1;
+                        let word_across = (a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
+                            || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
+                            || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
+                            || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2)));
+                        if word_across {
+                            continue;
+                        }
+                        tally[1] += 1;
+                        let (person, moved) = self.name_context(&run, a, b);
+                        tally[2] += u32::from(person);
+                        tally[3] += u32::from(moved);
+                    }
+                }
+                i = j;
+            }
+        }
+        let known: Vec<&str> = all
+            .iter()
+            .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
+            .map(String::as_str)
+            .collect();
+        let kept: Vec<(&String, u32)> = seen
+            .iter()
+            .filter(|(w, &[total, clean, person, moved])| {
+                clean >= FOREIGN_MIN
+                    && 2 * clean > total
+                    && 3 * person >= clean
+                    && person > moved
+                    && !known
+                        .iter()
+                        .any(|k| k.contains(w.as_str()) || w.contains(k))
+                    && !self.is_generic(w)
+                    && !self.is_plain_word(w)
+            })
+            .map(|(w, t)| (w, t[0]))
+            .collect();
+        // Two characters read as a name by chance in any book (勒马, 约莫):
+        // only in a book that has foreign names of three or more.
+        let long_foreign = |w: &str| {
+            w.chars().count() >= 3
+                && w.chars().all(|c| translit.contains_key(&c))
+                && w.chars().map(|c| translit[&c]).sum::<f32>() / w.chars().count() as f32
+                    >= FOREIGN_MEAN
+        };
+        let long_names = all
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.as_str())
+            .chain(kept.iter().map(|k| k.0.as_str()))
+            .filter(|w| long_foreign(w))
+            .count();
+        let found: Vec<Decided> = kept
+            .iter()
+            .filter(|(w, _)| {
+                let chars: Vec<char> = w.chars().collect();
+                chars.len() >= 3 || (long_names >= FOREIGN_BOOK && chars[0] != chars[1])
+            })
+            .filter(|(w, total)| {
+                !kept.iter().any(|(v, n)| {
+                    v.len() > w.len() && v.contains(w.as_str()) && *total < n + FOREIGN_MIN
+                })
+            })
+            .map(|(w, total)| Decided {
+                name: (*w).clone(),
+                kind: EntityType::Person,
+                score: 0.5,
+                evidence: std::iter::once("foreign").collect(),
+                aliases: BTreeSet::new(),
+                count: *total,
+            })
+            .collect();
+        all.extend(found);
+        all
+    }
+}
