@@ -1345,6 +1345,7 @@ impl Recognizer {
         let all = self.add_form_candidates(all, m, runs);
         let all = self.add_address_forms(all, runs);
         let all = self.add_foreign_names(all, runs);
+        let all = self.bind_dotted_names(all, runs);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
         let all = self.bind_epithets(all, runs);
@@ -2315,6 +2316,38 @@ mod tests {
         // may be a phrase read by chance.
         let got = persons(two);
         assert!(!got.iter().any(|n| n == "塔莎"), "{got:?}");
+    }
+
+    #[test]
+    fn a_foreign_full_name_written_with_a_dot_joins_its_parts() {
+        let text =
+            "克洛维斯·莫尔森醒了。克洛维斯说：“走。”克洛维斯笑道：“好。”克洛维斯又道：“来。”\
+                    塞琳娜·莫尔森进来。塞琳娜说：“是。”塞琳娜笑道：“好。”塞琳娜问道：“谁？”\
+                    莫尔森说：“嗯。”莫尔森笑道：“好。”莫尔森又道：“走。”\
+                    奥斯卡·诺顿来了。诺顿说：“你好。”诺顿笑道：“好。”诺顿又道：“来。”\
+                    奥斯卡说：“坐。”奥斯卡笑道：“好。”奥斯卡问道：“谁？”";
+        let catalog = recognizer().discover(&[text]);
+        let person = |name: &str| {
+            catalog
+                .entities()
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("{name} in {:?}", catalog.entities()))
+        };
+        // The full name is the given name's alias; a family name that
+        // follows one person's name only is that person.
+        let oscar = person("奥斯卡");
+        assert!(
+            oscar.aliases.contains(&"奥斯卡·诺顿".to_string()),
+            "{oscar:?}"
+        );
+        assert!(oscar.aliases.contains(&"诺顿".to_string()), "{oscar:?}");
+        assert!(person("克洛维斯")
+            .aliases
+            .contains(&"克洛维斯·莫尔森".to_string()));
+        // A family name two siblings share stays apart.
+        assert!(!person("克洛维斯").aliases.contains(&"莫尔森".to_string()));
+        assert!(!person("塞琳娜").aliases.contains(&"莫尔森".to_string()));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! dictionary uses each character in its transliterated names (nrt) than
 //! in words at large.
 
+use super::forms::merge_into;
 use super::*;
 
 /// Longest foreign name read, in characters (艾森豪威尔).
@@ -18,6 +19,15 @@ const FOREIGN_MEAN: f32 = 1.8;
 /// Times a foreign name must be said with clean edges.
 const FOREIGN_MIN: u32 = 3;
 
+/// A foreign name must be said as a person (`name_context`) at least once
+/// in this many clean mentions: a protagonist is mostly the subject of
+/// verbs no cue list holds (睁开, 望向), and the characters already say
+/// the string is a name.
+const FOREIGN_PERSON_SHARE: u32 = 6;
+
+/// The dots that join a foreign given name and family name (克洛维斯·莫尔森).
+const NAME_DOTS: [char; 5] = ['·', '•', '・', '‧', '．'];
+
 /// Foreign names of three characters or more a book must have for its
 /// two-character ones to count.
 const FOREIGN_BOOK: usize = 2;
@@ -25,9 +35,9 @@ const FOREIGN_BOOK: usize = 2;
 impl Recognizer {
     /// Persons named by a run of transliteration characters of two to
     /// `FOREIGN_MAX` whose mean score is at least `FOREIGN_MEAN`, said
-    /// `FOREIGN_MIN` times with no word across either edge, mostly so, a
-    /// third of those as a person and more often than after a movement cue
-    /// (`name_context`); not a dictionary word other than a name, nor part
+    /// `FOREIGN_MIN` times with no word across either edge, mostly so, one
+    /// in `FOREIGN_PERSON_SHARE` of those (and twice) as a person and more
+    /// often than after a movement cue (`name_context`); not a dictionary word other than a name, nor part
     /// of a decided name or holding one, nor mostly said inside a longer
     /// such name (里森 of 哈里森). Names of two characters (布朗) count only
     /// in a book with `FOREIGN_BOOK` foreign names of three or more.
@@ -85,7 +95,8 @@ impl Recognizer {
             .filter(|(w, &[total, clean, person, moved])| {
                 clean >= FOREIGN_MIN
                     && 2 * clean > total
-                    && 3 * person >= clean
+                    && FOREIGN_PERSON_SHARE * person >= clean
+                    && person >= 2
                     && person > moved
                     && !known
                         .iter()
@@ -132,5 +143,95 @@ impl Recognizer {
             .collect();
         all.extend(found);
         all
+    }
+
+    /// Full foreign names written with a dot (克洛维斯·莫尔森): the runs
+    /// split them, so the given name and the family name are read apart.
+    /// The full name becomes the alias of the person before the dot (its
+    /// commonest writing); the part after the dot, when it is a person of
+    /// its own that follows only this one person's name, is that person
+    /// (a family name two siblings share stays apart).
+    pub(super) fn bind_dotted_names(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let persons: BTreeMap<&str, usize> = decided
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.kind == EntityType::Person)
+            .map(|(i, d)| (d.name.as_str(), i))
+            .collect();
+        if persons.is_empty() {
+            return decided;
+        }
+        // The longest person name a string ends with (or starts with).
+        let longest = |text: &str, at_end: bool| -> Option<&str> {
+            let chars: Vec<(usize, char)> = text.char_indices().collect();
+            (2..=chars.len().min(8)).rev().find_map(|len| {
+                let part = if at_end {
+                    &text[chars[chars.len() - len].0..]
+                } else {
+                    chars.get(len).map_or(text, |&(b, _)| &text[..b])
+                };
+                persons.get_key_value(part).map(|(k, _)| *k)
+            })
+        };
+        // (person before, what follows the dot, the dot) → times.
+        let mut pairs: BTreeMap<(usize, String, char), u32> = BTreeMap::new();
+        let mut previous: Option<Run> = None;
+        for run in runs.iter() {
+            let before = previous.replace(run);
+            let Some(prev) = before.filter(|p| p.chapter == run.chapter) else {
+                continue;
+            };
+            let dot = run.before;
+            if !NAME_DOTS.contains(&dot) || prev.after != dot {
+                continue;
+            }
+            // Only the dot between the two runs.
+            let gap = runs.text_before(&run);
+            if !gap.ends_with(&format!("{}{dot}", prev.text)) {
+                continue;
+            }
+            let Some(given) = longest(prev.text, true) else {
+                continue;
+            };
+            let family = longest(run.text, false).map(str::to_string).or_else(|| {
+                let n = run.len();
+                let span = (0..n)
+                    .take_while(|&i| self.lex.translit_chars.contains_key(&run.ch(i)))
+                    .count()
+                    .min(FOREIGN_MAX);
+                (span >= 2).then(|| run.sub(0, span).to_string())
+            });
+            if let Some(family) = family {
+                *pairs.entry((persons[given], family, dot)).or_default() += 1;
+            }
+        }
+        if pairs.is_empty() {
+            return decided;
+        }
+        // Who each family name follows.
+        let mut follows: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+        for (who, family, _) in pairs.keys() {
+            follows.entry(family.as_str()).or_default().insert(*who);
+        }
+        let mut full: BTreeMap<usize, (u32, String)> = BTreeMap::new();
+        let mut bind: Vec<(usize, usize)> = Vec::new();
+        for ((who, family, dot), &n) in &pairs {
+            let name = format!("{}{dot}{family}", decided[*who].name);
+            let best = full.entry(*who).or_insert((0, String::new()));
+            if n > best.0 {
+                *best = (n, name);
+            }
+            if let Some(&f) = persons.get(family.as_str()) {
+                if follows[family.as_str()].len() == 1 && f != *who && !bind.contains(&(f, *who)) {
+                    bind.push((f, *who));
+                }
+            }
+        }
+        let mut decided = decided;
+        for (who, (_, name)) in full {
+            decided[who].aliases.insert(name);
+            decided[who].evidence.insert("dotted");
+        }
+        merge_into(decided, &bind, "dotted")
     }
 }

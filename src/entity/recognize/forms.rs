@@ -1122,7 +1122,7 @@ fn said_by(
 
 /// Moves each `(from, into)` entity into the other as an alias (with its
 /// aliases and count), with an evidence code.
-fn merge_into(
+pub(super) fn merge_into(
     mut decided: Vec<Decided>,
     bind: &[(usize, usize)],
     code: &'static str,
