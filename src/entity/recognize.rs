@@ -2312,6 +2312,16 @@ mod tests {
         }
         // Parts of a longer name are not names of their own.
         assert!(!got.iter().any(|n| n == "洛维斯" || n == "克洛"), "{got:?}");
+        // Such a run and a place suffix is a place.
+        let town = format!("{text}维尔斯堡的街道上有雾。维尔斯堡很大。众人离了维尔斯堡。");
+        let catalog = recognizer().discover(&[town.as_str()]);
+        let places: Vec<&str> = catalog
+            .entities()
+            .iter()
+            .filter(|e| e.kind == Place)
+            .map(|e| e.name.as_str())
+            .collect();
+        assert!(places.contains(&"维尔斯堡"), "{places:?}");
         // Two characters alone, in a book without longer foreign names,
         // may be a phrase read by chance.
         let got = persons(two);

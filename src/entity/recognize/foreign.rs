@@ -37,19 +37,41 @@ impl Recognizer {
     /// `FOREIGN_MAX` whose mean score is at least `FOREIGN_MEAN`, said
     /// `FOREIGN_MIN` times with no word across either edge, mostly so, one
     /// in `FOREIGN_PERSON_SHARE` of those (and twice) as a person and more
-    /// often than after a movement cue (`name_context`); not a dictionary word other than a name, nor part
-    /// of a decided name or holding one, nor mostly said inside a longer
-    /// such name (里森 of 哈里森). Names of two characters (布朗) count only
-    /// in a book with `FOREIGN_BOOK` foreign names of three or more.
+    /// often than after a movement cue (`name_context`); not a dictionary
+    /// word other than a name, nor part of a decided name or holding one,
+    /// nor mostly said inside a longer such name (里森 of 哈里森). Names of
+    /// two characters (布朗) count only in a book with `FOREIGN_BOOK`
+    /// foreign names of three or more. Such a run and a place suffix after
+    /// it (维尔斯堡, 维尔斯城), said so and seldom as a person, is a place.
     pub(super) fn add_foreign_names(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let translit = &self.lex.translit_chars;
         if translit.is_empty() {
             return all;
         }
+        let place_suffix = |c: char| {
+            self.lex
+                .place_suffixes
+                .get(c.encode_utf8(&mut [0; 4]) as &str)
+                .is_some_and(|p| p.weight >= 2)
+        };
         // (all, clean, as a person, after movement) per string.
         let mut seen: BTreeMap<String, [u32; 4]> = BTreeMap::new();
         for run in runs.iter() {
             let n = run.len();
+            let mut tally = |a: usize, b: usize| {
+                let tally = seen.entry(run.sub(a, b).to_string()).or_default();
+                tally[0] += 1;
+                let word_across = (a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
+                    || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
+                    || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
+                    || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2)));
+                if !word_across {
+                    tally[1] += 1;
+                    let (person, moved) = self.name_context(&run, a, b);
+                    tally[2] += u32::from(person);
+                    tally[3] += u32::from(moved);
+                }
+            };
             let mut i = 0;
             while i < n {
                 if !translit.contains_key(&run.ch(i)) {
@@ -67,19 +89,11 @@ impl Recognizer {
                         if b - a < 2 || sum / ((b - a) as f32) < FOREIGN_MEAN {
                             continue;
                         }
-                        let tally = seen.entry(run.sub(a, b).to_string()).or_default();
-                        tally[0] += 1;
-                        let word_across = (a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
-                            || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
-                            || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
-                            || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2)));
-                        if word_across {
-                            continue;
+                        tally(a, b);
+                        // 维尔斯城: the run and a place suffix after it.
+                        if b == j && b < n && place_suffix(run.ch(b)) {
+                            tally(a, b + 1);
                         }
-                        tally[1] += 1;
-                        let (person, moved) = self.name_context(&run, a, b);
-                        tally[2] += u32::from(person);
-                        tally[3] += u32::from(moved);
                     }
                 }
                 i = j;
@@ -90,21 +104,31 @@ impl Recognizer {
             .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
             .map(String::as_str)
             .collect();
-        let kept: Vec<(&String, u32)> = seen
+        // A place: the stem before a place suffix is at least two characters.
+        let is_place = |w: &str| {
+            let chars: Vec<char> = w.chars().collect();
+            chars.len() >= 3 && place_suffix(chars[chars.len() - 1])
+        };
+        let kept: Vec<(&String, u32, EntityType)> = seen
             .iter()
-            .filter(|(w, &[total, clean, person, moved])| {
+            .filter(|(w, &[total, clean, _, _])| {
                 clean >= FOREIGN_MIN
                     && 2 * clean > total
-                    && FOREIGN_PERSON_SHARE * person >= clean
-                    && person >= 2
-                    && person > moved
                     && !known
                         .iter()
                         .any(|k| k.contains(w.as_str()) || w.contains(k))
                     && !self.is_generic(w)
                     && !self.is_plain_word(w)
             })
-            .map(|(w, t)| (w, t[0]))
+            .filter_map(|(w, &[total, clean, person, moved])| {
+                if is_place(w) && 3 * person < clean {
+                    Some((w, total, EntityType::Place))
+                } else if FOREIGN_PERSON_SHARE * person >= clean && person >= 2 && person > moved {
+                    Some((w, total, EntityType::Person))
+                } else {
+                    None
+                }
+            })
             .collect();
         // Two characters read as a name by chance in any book (勒马, 约莫):
         // only in a book that has foreign names of three or more.
@@ -118,23 +142,27 @@ impl Recognizer {
             .iter()
             .filter(|d| d.kind == EntityType::Person)
             .map(|d| d.name.as_str())
-            .chain(kept.iter().map(|k| k.0.as_str()))
+            .chain(
+                kept.iter()
+                    .filter(|k| k.2 == EntityType::Person)
+                    .map(|k| k.0.as_str()),
+            )
             .filter(|w| long_foreign(w))
             .count();
         let found: Vec<Decided> = kept
             .iter()
-            .filter(|(w, _)| {
+            .filter(|(w, _, _)| {
                 let chars: Vec<char> = w.chars().collect();
                 chars.len() >= 3 || (long_names >= FOREIGN_BOOK && chars[0] != chars[1])
             })
-            .filter(|(w, total)| {
-                !kept.iter().any(|(v, n)| {
+            .filter(|(w, total, _)| {
+                !kept.iter().any(|(v, n, _)| {
                     v.len() > w.len() && v.contains(w.as_str()) && *total < n + FOREIGN_MIN
                 })
             })
-            .map(|(w, total)| Decided {
+            .map(|(w, total, kind)| Decided {
                 name: (*w).clone(),
-                kind: EntityType::Person,
+                kind: *kind,
                 score: 0.5,
                 evidence: std::iter::once("foreign").collect(),
                 aliases: BTreeSet::new(),
