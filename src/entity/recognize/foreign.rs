@@ -5,8 +5,9 @@
 //! dictionary uses each character in its transliterated names (nrt) than
 //! in words at large.
 
-use super::forms::merge_into;
+use super::forms::{add_tallies, merge_into};
 use super::*;
+use crate::hash::FxMap;
 
 /// Longest foreign name read, in characters (艾森豪威尔).
 const FOREIGN_MAX: usize = 6;
@@ -54,51 +55,61 @@ impl Recognizer {
                 .get(c.encode_utf8(&mut [0; 4]) as &str)
                 .is_some_and(|p| p.weight >= 2)
         };
-        // (all, clean, as a person, after movement) per string.
-        let mut seen: BTreeMap<String, [u32; 4]> = BTreeMap::new();
-        for run in runs.iter() {
-            let n = run.len();
-            let mut tally = |a: usize, b: usize| {
-                let tally = seen.entry(run.sub(a, b).to_string()).or_default();
-                tally[0] += 1;
-                let word_across = (a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
-                    || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
-                    || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
-                    || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2)));
-                if !word_across {
-                    tally[1] += 1;
-                    let (person, moved) = self.name_context(&run, a, b);
-                    tally[2] += u32::from(person);
-                    tally[3] += u32::from(moved);
-                }
-            };
-            let mut i = 0;
-            while i < n {
-                if !translit.contains_key(&run.ch(i)) {
-                    i += 1;
-                    continue;
-                }
-                let mut j = i;
-                while j < n && translit.contains_key(&run.ch(j)) {
-                    j += 1;
-                }
-                for a in i..j {
-                    let mut sum = 0.0;
-                    for b in a + 1..=j.min(a + FOREIGN_MAX) {
-                        sum += translit[&run.ch(b - 1)];
-                        if b - a < 2 || sum / ((b - a) as f32) < FOREIGN_MEAN {
+        // (all, clean, as a person, after movement) per string; slices of
+        // the book in parallel, their counts added in sorted order.
+        type Seen<'t> = FxMap<&'t str, [u32; 4]>;
+        let parts: Vec<Seen> = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut seen = Seen::default();
+                for run in part.iter() {
+                    let n = run.len();
+                    let mut tally = |a: usize, b: usize| {
+                        let tally = seen.entry(run.sub(a, b)).or_default();
+                        tally[0] += 1;
+                        let word_across = (a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
+                            || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
+                            || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
+                            || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2)));
+                        if !word_across {
+                            tally[1] += 1;
+                            let (person, moved) = self.name_context(&run, a, b);
+                            tally[2] += u32::from(person);
+                            tally[3] += u32::from(moved);
+                        }
+                    };
+                    let mut i = 0;
+                    while i < n {
+                        if !translit.contains_key(&run.ch(i)) {
+                            i += 1;
                             continue;
                         }
-                        tally(a, b);
-                        // 维尔斯城: the run and a place suffix after it.
-                        if b == j && b < n && place_suffix(run.ch(b)) {
-                            tally(a, b + 1);
+                        let mut j = i;
+                        while j < n && translit.contains_key(&run.ch(j)) {
+                            j += 1;
                         }
+                        for a in i..j {
+                            let mut sum = 0.0;
+                            for b in a + 1..=j.min(a + FOREIGN_MAX) {
+                                sum += translit[&run.ch(b - 1)];
+                                if b - a < 2 || sum / ((b - a) as f32) < FOREIGN_MEAN {
+                                    continue;
+                                }
+                                tally(a, b);
+                                // 维尔斯城: the run and a place suffix after it.
+                                if b == j && b < n && place_suffix(run.ch(b)) {
+                                    tally(a, b + 1);
+                                }
+                            }
+                        }
+                        i = j;
                     }
                 }
-                i = j;
-            }
-        }
+                seen
+            })
+            .collect();
+        let seen = add_tallies(parts);
         let known: Vec<&str> = all
             .iter()
             .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
@@ -109,18 +120,16 @@ impl Recognizer {
             let chars: Vec<char> = w.chars().collect();
             chars.len() >= 3 && place_suffix(chars[chars.len() - 1])
         };
-        let kept: Vec<(&String, u32, EntityType)> = seen
+        let kept: Vec<(&str, u32, EntityType)> = seen
             .iter()
             .filter(|(w, &[total, clean, _, _])| {
                 clean >= FOREIGN_MIN
                     && 2 * clean > total
-                    && !known
-                        .iter()
-                        .any(|k| k.contains(w.as_str()) || w.contains(k))
+                    && !known.iter().any(|k| k.contains(**w) || w.contains(k))
                     && !self.is_generic(w)
                     && !self.is_plain_word(w)
             })
-            .filter_map(|(w, &[total, clean, person, moved])| {
+            .filter_map(|(&w, &[total, clean, person, moved])| {
                 if is_place(w) && 3 * person < clean {
                     Some((w, total, EntityType::Place))
                 } else if FOREIGN_PERSON_SHARE * person >= clean && person >= 2 && person > moved {
@@ -145,7 +154,7 @@ impl Recognizer {
             .chain(
                 kept.iter()
                     .filter(|k| k.2 == EntityType::Person)
-                    .map(|k| k.0.as_str()),
+                    .map(|k| k.0),
             )
             .filter(|w| long_foreign(w))
             .count();
@@ -157,11 +166,11 @@ impl Recognizer {
             })
             .filter(|(w, total, _)| {
                 !kept.iter().any(|(v, n, _)| {
-                    v.len() > w.len() && v.contains(w.as_str()) && *total < n + FOREIGN_MIN
+                    v.len() > w.len() && v.contains(*w) && *total < n + FOREIGN_MIN
                 })
             })
             .map(|(w, total, kind)| Decided {
-                name: (*w).clone(),
+                name: w.to_string(),
                 kind: *kind,
                 score: 0.5,
                 evidence: std::iter::once("foreign").collect(),

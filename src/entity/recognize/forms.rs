@@ -74,6 +74,9 @@ pub(super) const ADDRESS_FORM: &str = "addr";
 /// Longest cue read around a form of address, in characters.
 const MAX_CUE_LEN: usize = 3;
 
+/// Longest title looked for after a form of address (都指挥使).
+const MAX_TITLE_LEN: usize = 6;
+
 /// Times an epithet must stand right before its person's full name.
 const EPITHET_MIN: u32 = 3;
 
@@ -191,14 +194,13 @@ impl Recognizer {
     /// which have no statistics of their own.
     pub(super) fn name_context(&self, run: &Run, i: usize, j: usize) -> (bool, bool) {
         let n = run.len();
+        let is_cue = |s: &str, class| self.cues.get(s).is_some_and(|c| c[class_index(class)] > 0);
         let after = |class| {
             (1..=MAX_CUE_LEN)
                 .filter(|len| j + len <= n)
-                .any(|len| self.lex.cue(run.sub(j, j + len), class) > 0)
+                .any(|len| is_cue(run.sub(j, j + len), class))
         };
-        let before = |class| {
-            (1..=MAX_CUE_LEN.min(i)).any(|len| self.lex.cue(run.sub(i - len, i), class) > 0)
-        };
+        let before = |class| (1..=MAX_CUE_LEN.min(i)).any(|len| is_cue(run.sub(i - len, i), class));
         let pronoun_before = i > 0 && self.chars.pronoun.contains(&run.ch(i - 1));
         let vocative = i == 0 && j == n && run.before == '“';
         let title_before =
@@ -230,53 +232,63 @@ impl Recognizer {
             .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
             .map(String::as_str)
             .collect();
-        // (all, clean, as a person, after movement) per form.
-        let mut seen: BTreeMap<String, [u32; 4]> = BTreeMap::new();
-        for run in runs.iter() {
-            let n = run.len();
-            for i in 0..n.saturating_sub(1) {
-                let (p, x) = (run.ch(i), run.ch(i + 1));
-                let address = self.chars.address_prefix.contains(&p)
-                    && self
-                        .lex
-                        .surnames
-                        .get(x.encode_utf8(&mut [0; 4]) as &str)
-                        .is_some_and(|&w| w >= 2);
-                let nickname = self.chars.nickname_prefix.contains(&p)
-                    && !self.chars.kin.contains(&x)
-                    && !self.numerals.contains(&x)
-                    && !self.chars.pronoun.contains(&x);
-                if !(address || nickname) || self.is_function_char(x) {
-                    continue;
+        // A title or honorific starts at character `i` (小梁王).
+        let titled = |run: &Run, i: usize| {
+            (i + 1..=(i + MAX_TITLE_LEN).min(run.len())).any(|j| {
+                let t = run.sub(i, j);
+                self.titles.contains_key(t) || self.lex.honorifics.contains(t)
+            })
+        };
+        // (all, clean, as a person, after movement) per form; slices of the
+        // book in parallel, their counts added in sorted order.
+        type Seen<'t> = FxMap<&'t str, [u32; 4]>;
+        let parts: Vec<Seen> = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut seen = Seen::default();
+                for run in part.iter() {
+                    let n = run.len();
+                    for i in 0..n.saturating_sub(1) {
+                        let (p, x) = (run.ch(i), run.ch(i + 1));
+                        let address = self.chars.address_prefix.contains(&p)
+                            && self
+                                .lex
+                                .surnames
+                                .get(x.encode_utf8(&mut [0; 4]) as &str)
+                                .is_some_and(|&w| w >= 2);
+                        let nickname = self.chars.nickname_prefix.contains(&p)
+                            && !self.chars.kin.contains(&x)
+                            && !self.numerals.contains(&x)
+                            && !self.chars.pronoun.contains(&x);
+                        if !(address || nickname) || self.is_function_char(x) {
+                            continue;
+                        }
+                        let tally = seen.entry(run.sub(i, i + 2)).or_default();
+                        tally[0] += 1;
+                        let word_left = i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1));
+                        let word_right = (2..=4)
+                            .filter(|len| i + 1 + len <= n)
+                            .any(|len| self.vocab.has_word(run.sub(i + 1, i + 1 + len)))
+                            || (3..=4)
+                                .filter(|len| i + len <= n)
+                                .any(|len| self.vocab.has_word(run.sub(i, i + len)));
+                        if word_left || word_right || titled(&run, i + 2) {
+                            continue;
+                        }
+                        tally[1] += 1;
+                        let (person, moved) = self.name_context(&run, i, i + 2);
+                        tally[2] += u32::from(person);
+                        tally[3] += u32::from(moved);
+                    }
                 }
-                let w = run.sub(i, i + 2);
-                let tally = seen.entry(w.to_string()).or_default();
-                tally[0] += 1;
-                let word_left = i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1));
-                let word_right = (2..=4)
-                    .filter(|len| i + 1 + len <= n)
-                    .any(|len| self.vocab.has_word(run.sub(i + 1, i + 1 + len)))
-                    || (3..=4)
-                        .filter(|len| i + len <= n)
-                        .any(|len| self.vocab.has_word(run.sub(i, i + len)));
-                let rest = &run.text[run.off[i + 2] as usize..];
-                let titled = self.titles.keys().any(|t| rest.starts_with(t.as_str()))
-                    || self
-                        .lex
-                        .honorifics
-                        .iter()
-                        .any(|t| rest.starts_with(t.as_str()));
-                if word_left || word_right || titled {
-                    continue;
-                }
-                tally[1] += 1;
-                let (person, moved) = self.name_context(&run, i, i + 2);
-                tally[2] += u32::from(person);
-                tally[3] += u32::from(moved);
-            }
-        }
+                seen
+            })
+            .collect();
+        let seen = add_tallies(parts);
         let mut found: Vec<Decided> = Vec::new();
         for (w, [total, clean, person, moved]) in seen {
+            let w = w.to_string();
             if clean < ADDRESS_MIN
                 || 2 * clean <= total
                 || 3 * person < clean
@@ -1122,6 +1134,20 @@ fn said_by(
 
 /// Moves each `(from, into)` entity into the other as an alias (with its
 /// aliases and count), with an evidence code.
+/// Per-slice tallies of strings added up, in sorted order.
+pub(super) fn add_tallies(parts: Vec<FxMap<&str, [u32; 4]>>) -> BTreeMap<&str, [u32; 4]> {
+    let mut sum: BTreeMap<&str, [u32; 4]> = BTreeMap::new();
+    for part in parts {
+        for (w, t) in part {
+            let s = sum.entry(w).or_default();
+            for (s, t) in s.iter_mut().zip(t) {
+                *s += t;
+            }
+        }
+    }
+    sum
+}
+
 pub(super) fn merge_into(
     mut decided: Vec<Decided>,
     bind: &[(usize, usize)],
