@@ -150,6 +150,16 @@ impl<'a> Run<'a> {
     }
 }
 
+/// A match in the runs: the run's index, the pattern, and its byte range
+/// in the run's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunHit {
+    pub run: u32,
+    pub pattern: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
 /// Where a run is in its chapter: all a book keeps per run. A book has
 /// over a million runs, and a `Run` view (48 bytes) each was the largest
 /// thing discovery held; the view is made from this when read.
@@ -354,6 +364,32 @@ impl<'a> Runs<'a> {
         let text = self.store.chapters[run.chapter].text;
         let start = run.text.as_ptr() as usize - text.as_ptr() as usize;
         &text[..start]
+    }
+
+    /// Every match of `ac` in the runs (leftmost-longest or as the
+    /// automaton finds them), in book order; the slices searched in
+    /// parallel.
+    pub fn find_all(&self, ac: &aho_corasick::AhoCorasick) -> Vec<RunHit> {
+        use rayon::prelude::*;
+        let parts: Vec<Vec<RunHit>> = self
+            .slices
+            .par_iter()
+            .map(|range| {
+                let mut hits = Vec::new();
+                for r in range.clone() {
+                    for m in ac.find_iter(self.at(r).text) {
+                        hits.push(RunHit {
+                            run: r as u32,
+                            pattern: m.pattern().as_u32(),
+                            start: m.start() as u32,
+                            end: m.end() as u32,
+                        });
+                    }
+                }
+                hits
+            })
+            .collect();
+        parts.concat()
     }
 
     /// The slices, in book order.

@@ -158,24 +158,24 @@ impl Recognizer {
             })
             .collect();
         let mut glued = vec![(0u32, 0u32); forms.len()];
-        for run in runs.iter() {
-            for hit in ac.find_iter(run.text) {
-                let k = hit.pattern().as_usize();
-                glued[k].0 += 1;
-                let first_len = forms[k].name.chars().next().map_or(0, char::len_utf8);
-                let upto = &run.text[..hit.start() + first_len];
-                if ends_with[k].iter().any(|n| upto.ends_with(n)) {
-                    glued[k].1 += 1;
-                    continue;
-                }
-                let Some(next) = run.text[hit.end()..].chars().next() else {
-                    continue;
-                };
-                let name: Vec<char> = forms[k].name.chars().collect();
-                let sl = self.surname(&name, &forms[k].name).map_or(1, |s| s.0);
-                let longer: String = name[sl..].iter().chain(std::iter::once(&next)).collect();
-                glued[k].1 += u32::from(self.vocab.has_word(&longer));
+        for hit in runs.find_all(&ac) {
+            let run = runs.at(hit.run as usize);
+            let (start, end) = (hit.start as usize, hit.end as usize);
+            let k = hit.pattern as usize;
+            glued[k].0 += 1;
+            let first_len = forms[k].name.chars().next().map_or(0, char::len_utf8);
+            let upto = &run.text[..start + first_len];
+            if ends_with[k].iter().any(|n| upto.ends_with(n)) {
+                glued[k].1 += 1;
+                continue;
             }
+            let Some(next) = run.text[end..].chars().next() else {
+                continue;
+            };
+            let name: Vec<char> = forms[k].name.chars().collect();
+            let sl = self.surname(&name, &forms[k].name).map_or(1, |s| s.0);
+            let longer: String = name[sl..].iter().chain(std::iter::once(&next)).collect();
+            glued[k].1 += u32::from(self.vocab.has_word(&longer));
         }
         let mut k = 0;
         forms.retain(|_| {
@@ -343,7 +343,10 @@ impl Recognizer {
         // The last person named in the sentence so far.
         let mut last: Option<usize> = None;
         let mut chapter = usize::MAX;
-        for run in runs.iter() {
+        let (name_hits, cue_hits) = (runs.find_all(&names), runs.find_all(&cues));
+        let (mut name_hits, mut cue_hits) =
+            (name_hits.iter().peekable(), cue_hits.iter().peekable());
+        for (r, run) in runs.iter().enumerate() {
             // A sentence or a quotation starts afresh (蒋平道：“…绰号X”: X is
             // not 蒋平's).
             if run.chapter != chapter
@@ -356,22 +359,24 @@ impl Recognizer {
             }
             // A person before 的 or 之 owns what follows (甘豹的徒弟，姓柳名青，
             // 绰号X: X is not 甘豹's).
-            let mut said: Vec<(usize, usize)> = names
-                .find_iter(run.text)
-                .filter(|m| !run.text[m.end()..].starts_with(['的', '之']))
-                .map(|m| (m.start(), owner[m.pattern().as_usize()]))
-                .collect();
+            let mut said: Vec<(usize, usize)> = Vec::new();
+            while let Some(m) = name_hits.next_if(|h| h.run as usize == r) {
+                if !run.text[m.end as usize..].starts_with(['的', '之']) {
+                    said.push((m.start as usize, owner[m.pattern as usize]));
+                }
+            }
             said.sort_unstable();
-            for cue in cues.find_iter(run.text) {
+            while let Some(cue) = cue_hits.next_if(|h| h.run as usize == r) {
                 let before = said
                     .iter()
                     .rev()
-                    .find(|(at, _)| *at < cue.start())
+                    .find(|(at, _)| *at < cue.start as usize)
                     .map(|x| x.1);
                 let Some(who) = before.or(last) else {
                     continue;
                 };
-                let rest = run.text[cue.end()..].trim_start_matches(['为', '做', '是', '作']);
+                let rest =
+                    run.text[cue.end as usize..].trim_start_matches(['为', '做', '是', '作']);
                 let n = rest.chars().count();
                 if (2..=4).contains(&n) && !rest.chars().any(|c| self.is_function_char(c)) {
                     introduced.entry(rest.to_string()).or_default().insert(who);
@@ -496,18 +501,20 @@ impl Recognizer {
         // Where each is said: (chapter, byte position in the chapter's runs
         // laid end to end), in text order.
         let mut said_at: FxMap<usize, Vec<(usize, usize)>> = FxMap::default();
+        let hits = runs.find_all(&ac);
+        let mut hits = hits.iter().peekable();
         let (mut chapter, mut at) = (usize::MAX, 0);
-        for run in runs.iter() {
+        for (r, run) in runs.iter().enumerate() {
             if run.chapter != chapter {
                 (chapter, at) = (run.chapter, 0);
             }
-            for m in ac.find_iter(run.text) {
-                let id = named[m.pattern().as_usize()];
+            while let Some(hit) = hits.next_if(|h| h.run as usize == r) {
+                let id = named[hit.pattern as usize];
                 *per_chapter.entry((id, run.chapter)).or_insert(0.0) += 1.0;
                 said_at
                     .entry(id)
                     .or_default()
-                    .push((run.chapter, at + m.start()));
+                    .push((run.chapter, at + hit.start as usize));
             }
             at += run.text.len() + 1;
         }
@@ -671,16 +678,11 @@ impl Recognizer {
         }
         let (ac, owner) = said_by(&decided, &persons, |_| true);
         let mut adjacent: FxMap<(usize, usize), u32> = FxMap::default();
-        for run in runs.iter() {
-            let mut last: Option<(usize, usize)> = None;
-            for m in ac.find_iter(run.text) {
-                let who = owner[m.pattern().as_usize()];
-                if let Some((end, before)) = last {
-                    if end == m.start() && before != who {
-                        *adjacent.entry((before, who)).or_insert(0) += 1;
-                    }
-                }
-                last = Some((m.end(), who));
+        for pair in runs.find_all(&ac).windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let (before, who) = (owner[a.pattern as usize], owner[b.pattern as usize]);
+            if a.run == b.run && a.end == b.start && before != who {
+                *adjacent.entry((before, who)).or_insert(0) += 1;
             }
         }
         // Last characters of titles written before a name (王 of 亲王).
@@ -1132,8 +1134,6 @@ fn said_by(
     (ac, owner)
 }
 
-/// Moves each `(from, into)` entity into the other as an alias (with its
-/// aliases and count), with an evidence code.
 /// Per-slice tallies of strings added up, in sorted order.
 pub(super) fn add_tallies(parts: Vec<FxMap<&str, [u32; 4]>>) -> BTreeMap<&str, [u32; 4]> {
     let mut sum: BTreeMap<&str, [u32; 4]> = BTreeMap::new();
@@ -1148,6 +1148,8 @@ pub(super) fn add_tallies(parts: Vec<FxMap<&str, [u32; 4]>>) -> BTreeMap<&str, [
     sum
 }
 
+/// Moves each `(from, into)` entity into the other as an alias (with its
+/// aliases and count), with an evidence code.
 pub(super) fn merge_into(
     mut decided: Vec<Decided>,
     bind: &[(usize, usize)],
