@@ -922,27 +922,29 @@ impl Recognizer {
         );
         let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
         let mut followed: BTreeMap<String, u32> = BTreeMap::new();
-        for run in runs.iter() {
-            for m in ac.find_iter(run.text) {
-                let before = &run.text[..m.start()];
-                let mut back = before.chars().rev();
-                let Some(stem) = back.next() else { continue };
-                if self.is_function_char(stem)
-                    || self.numerals.contains(&stem)
-                    || self.verbish.contains(&stem)
-                    || self.chars.birth_order.contains(&stem)
-                    || stem.is_ascii()
-                {
+        for m in runs.find_all(&ac) {
+            let run = runs.at(m.run as usize);
+            let before = &run.text[..m.start as usize];
+            let mut back = before.chars().rev();
+            let Some(stem) = back.next() else { continue };
+            if self.is_function_char(stem)
+                || self.numerals.contains(&stem)
+                || self.verbish.contains(&stem)
+                || self.chars.birth_order.contains(&stem)
+                || stem.is_ascii()
+            {
+                continue;
+            }
+            let suffix = run.text[m.start as usize..]
+                .chars()
+                .next()
+                .expect("a match");
+            if let Some(prev) = back.next() {
+                if self.vocab.has_word(&format!("{prev}{stem}")) {
                     continue;
                 }
-                let suffix = run.text[m.start()..].chars().next().expect("a match");
-                if let Some(prev) = back.next() {
-                    if self.vocab.has_word(&format!("{prev}{stem}")) {
-                        continue;
-                    }
-                }
-                *followed.entry(format!("{stem}{suffix}")).or_default() += 1;
             }
+            *followed.entry(format!("{stem}{suffix}")).or_default() += 1;
         }
         let sects: Vec<String> = followed
             .into_iter()
@@ -992,27 +994,27 @@ impl Recognizer {
             .map(|d| d.name.as_str())
             .collect();
         let mut found: BTreeMap<String, u32> = BTreeMap::new();
-        for run in runs.iter() {
-            for m in ac.find_iter(run.text) {
-                let mut stem: Vec<char> = run.text[..m.start()].chars().rev().take(2).collect();
-                stem.reverse();
-                if stem.len() < 2
-                    || stem.iter().any(|c| {
-                        self.is_function_char(*c)
-                            || self.numerals.contains(c)
-                            || self.chars.pronoun.contains(c)
-                    })
-                {
-                    continue;
-                }
-                let stem: String = stem.into_iter().collect();
-                if persons.contains(stem.as_str()) || self.tag_of(&stem) == Some(Tag::Other) {
-                    continue;
-                }
-                *found
-                    .entry(format!("{stem}{}", &run.text[m.start()..m.end()]))
-                    .or_default() += 1;
+        for m in runs.find_all(&ac) {
+            let run = runs.at(m.run as usize);
+            let (start, end) = (m.start as usize, m.end as usize);
+            let mut stem: Vec<char> = run.text[..start].chars().rev().take(2).collect();
+            stem.reverse();
+            if stem.len() < 2
+                || stem.iter().any(|c| {
+                    self.is_function_char(*c)
+                        || self.numerals.contains(c)
+                        || self.chars.pronoun.contains(c)
+                })
+            {
+                continue;
             }
+            let stem: String = stem.into_iter().collect();
+            if persons.contains(stem.as_str()) || self.tag_of(&stem) == Some(Tag::Other) {
+                continue;
+            }
+            *found
+                .entry(format!("{stem}{}", &run.text[start..end]))
+                .or_default() += 1;
         }
         let empires: Vec<(String, u32)> = found
             .into_iter()
@@ -1048,9 +1050,12 @@ impl Recognizer {
     ) -> Vec<Decided> {
         let mut heads: BTreeMap<String, u32> = BTreeMap::new();
         for run in runs.iter() {
-            let n = run.len();
-            for i in 3..n {
-                if run.ch(i) != '主' {
+            // 主 is rare: found by a text search, not character by character.
+            for (byte, _) in run.text.match_indices('主') {
+                let Ok(i) = run.off.binary_search(&(byte as u32)) else {
+                    continue;
+                };
+                if i < 3 {
                     continue;
                 }
                 let suffix = run.ch(i - 1);
