@@ -2247,6 +2247,22 @@ mod tests {
         for e in catalog.entities() {
             assert!(!e.aliases.contains(&"霜月剑".to_string()), "{e:?}");
         }
+        // Introduced before anyone is named: the first person named after
+        // it in the sentence; but not past the sentence's end.
+        let text = "柯北辰道：“走。”柯北辰笑道：“好。”韩千山道：“来。”韩千山笑道：“是。”\
+                    领头的是个大汉，人称独眼狼，正是霜月门的香主韩千山。\
+                    那人绰号霜月剑。\n  柯北辰又道：“罢了。”";
+        let catalog = recognizer().discover(&[text]);
+        let who = |epithet: &str| -> Vec<String> {
+            catalog
+                .entities()
+                .iter()
+                .filter(|e| e.aliases.contains(&epithet.to_string()))
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        assert_eq!(who("独眼狼"), vec!["韩千山".to_string()]);
+        assert!(who("霜月剑").is_empty(), "{:?}", catalog.entities());
     }
 
     #[test]

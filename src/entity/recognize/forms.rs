@@ -317,7 +317,8 @@ impl Recognizer {
     /// Epithets the text introduces (石敢当是一营营长，人称石老虎): the
     /// string after a word of dict/epithet_words.txt, to the end of its
     /// clause (after 为/做/是, 人称他为X), two to four characters, is the
-    /// alias of the last person named before it in the same sentence.
+    /// alias of the last person named before it in the same sentence, or
+    /// when nobody was named yet, of the first named after it there.
     /// An epithet introduced for two people, already someone's alias, a
     /// generic word, or the name of a place, army or faction is left alone;
     /// a person before 的 or 之 is not the one introduced.
@@ -342,20 +343,24 @@ impl Recognizer {
         let mut introduced: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
         // The last person named in the sentence so far.
         let mut last: Option<usize> = None;
+        // Epithets the sentence introduced before naming anyone.
+        let mut pending: Vec<String> = Vec::new();
         let mut chapter = usize::MAX;
         let (name_hits, cue_hits) = (runs.find_all(&names), runs.find_all(&cues));
         let (mut name_hits, mut cue_hits) =
             (name_hits.iter().peekable(), cue_hits.iter().peekable());
         for (r, run) in runs.iter().enumerate() {
-            // A sentence or a quotation starts afresh (蒋平道：“…绰号X”: X is
-            // not 蒋平's).
+            // A sentence, a quotation or a paragraph starts afresh
+            // (蒋平道：“…绰号X”: X is not 蒋平's).
             if run.chapter != chapter
+                || run.before.is_whitespace()
                 || matches!(
                     run.before,
-                    '。' | '！' | '？' | '：' | '“' | '”' | '\n' | '\0'
+                    '。' | '！' | '？' | '：' | '“' | '”' | '「' | '」' | '『' | '』' | '\0'
                 )
             {
                 (chapter, last) = (run.chapter, None);
+                pending.clear();
             }
             // A person before 的 or 之 owns what follows (甘豹的徒弟，姓柳名青，
             // 绰号X: X is not 甘豹's).
@@ -366,20 +371,30 @@ impl Recognizer {
                 }
             }
             said.sort_unstable();
+            // Epithets introduced before anyone was named go to the first
+            // person named after them in the sentence (人称独眼狼，正是…卢三).
+            if let Some(&(_, who)) = said.first() {
+                for epithet in pending.drain(..) {
+                    introduced.entry(epithet).or_default().insert(who);
+                }
+            }
             while let Some(cue) = cue_hits.next_if(|h| h.run as usize == r) {
+                let rest =
+                    run.text[cue.end as usize..].trim_start_matches(['为', '做', '是', '作']);
+                let n = rest.chars().count();
+                if !(2..=4).contains(&n) || rest.chars().any(|c| self.is_function_char(c)) {
+                    continue;
+                }
                 let before = said
                     .iter()
                     .rev()
                     .find(|(at, _)| *at < cue.start as usize)
                     .map(|x| x.1);
-                let Some(who) = before.or(last) else {
-                    continue;
-                };
-                let rest =
-                    run.text[cue.end as usize..].trim_start_matches(['为', '做', '是', '作']);
-                let n = rest.chars().count();
-                if (2..=4).contains(&n) && !rest.chars().any(|c| self.is_function_char(c)) {
-                    introduced.entry(rest.to_string()).or_default().insert(who);
+                match before.or(last) {
+                    Some(who) => {
+                        introduced.entry(rest.to_string()).or_default().insert(who);
+                    }
+                    None => pending.push(rest.to_string()),
                 }
             }
             if let Some(&(_, who)) = said.last() {
