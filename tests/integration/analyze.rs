@@ -475,3 +475,47 @@ fn wuxia_gives_its_people_sect_and_places() {
         "{relations:?}"
     );
 }
+
+/// Modern war fiction naming its units by Arabic numerals and with a
+/// prefix (an invented text): 771团, 新二团; and the commander called by
+/// his colleague 老 + his surname.
+#[test]
+fn units_numbered_in_digits_and_forms_of_address() {
+    let d = Dir::new();
+    let out = analyze_invented(&d, "modern-units-invented.txt");
+    let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
+    for unit in ["771团", "新二团", "松井联队"] {
+        assert_eq!(kind(unit).as_deref(), Some("army"), "{unit}");
+    }
+    // 新二团 is the unit's name, not 二团 after the word 新.
+    assert_eq!(kind("二团"), None);
+    let he = entity_row(&out, "贺铁林").expect("贺铁林");
+    assert_eq!(&he[1], "person");
+    assert!(he[7].split('|').any(|a| a == "老贺"), "{he:?}");
+}
+
+/// A western setting (an invented text): transliterated names no surname
+/// starts, the full names written with a dot, and a foreign town.
+#[test]
+fn transliterated_names_full_names_and_towns() {
+    let d = Dir::new();
+    let out = analyze_invented(&d, "western-setting-invented.txt");
+    let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
+    for person in ["克洛维斯", "塞琳娜", "卡洛斯"] {
+        assert_eq!(kind(person).as_deref(), Some("person"), "{person}");
+    }
+    assert_eq!(kind("维尔斯堡").as_deref(), Some("place"));
+    let hero = entity_row(&out, "克洛维斯").expect("克洛维斯");
+    assert!(
+        hero[7].split('|').any(|a| a == "克洛维斯·莫尔森"),
+        "{hero:?}"
+    );
+    // The mentions of the full name count for the person.
+    let mentions = records(&out.join("mentions.csv"));
+    assert!(
+        mentions
+            .iter()
+            .any(|r| r.iter().any(|f| f == "克洛维斯·莫尔森")),
+        "no mention of the full name"
+    );
+}
