@@ -5,9 +5,8 @@
 //! dictionary uses each character in its transliterated names (nrt) than
 //! in words at large.
 
-use super::forms::{add_tallies, merge_into};
+use super::forms::merge_into;
 use super::*;
-use crate::hash::FxMap;
 
 /// Longest foreign name read, in characters (艾森豪威尔).
 const FOREIGN_MAX: usize = 6;
@@ -55,61 +54,41 @@ impl Recognizer {
                 .get(c.encode_utf8(&mut [0; 4]) as &str)
                 .is_some_and(|p| p.weight >= 2)
         };
-        // (all, clean, as a person, after movement) per string; slices of
-        // the book in parallel, their counts added in sorted order.
-        type Seen<'t> = FxMap<&'t str, [u32; 4]>;
-        let parts: Vec<Seen> = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
-                let mut seen = Seen::default();
-                for run in part.iter() {
-                    let n = run.len();
-                    let mut tally = |a: usize, b: usize| {
-                        let tally = seen.entry(run.sub(a, b)).or_default();
-                        tally[0] += 1;
-                        let word_across = (a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
-                            || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
-                            || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
-                            || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2)));
-                        if !word_across {
-                            tally[1] += 1;
-                            let (person, moved) = self.name_context(&run, a, b);
-                            tally[2] += u32::from(person);
-                            tally[3] += u32::from(moved);
-                        }
-                    };
-                    let mut i = 0;
-                    while i < n {
-                        if !translit.contains_key(&run.ch(i)) {
-                            i += 1;
+        let seen = self.tally_contexts(runs, |run, report| {
+            let n = run.len();
+            let clean = |a: usize, b: usize| {
+                !((a > 0 && self.vocab.has_word(run.sub(a - 1, a + 1)))
+                    || (a > 1 && self.vocab.has_word(run.sub(a - 2, a + 1)))
+                    || (b < n && self.vocab.has_word(run.sub(b - 1, b + 1)))
+                    || (b + 1 < n && self.vocab.has_word(run.sub(b - 1, b + 2))))
+            };
+            let mut i = 0;
+            while i < n {
+                if !translit.contains_key(&run.ch(i)) {
+                    i += 1;
+                    continue;
+                }
+                let mut j = i;
+                while j < n && translit.contains_key(&run.ch(j)) {
+                    j += 1;
+                }
+                for a in i..j {
+                    let mut sum = 0.0;
+                    for b in a + 1..=j.min(a + FOREIGN_MAX) {
+                        sum += translit[&run.ch(b - 1)];
+                        if b - a < 2 || sum / ((b - a) as f32) < FOREIGN_MEAN {
                             continue;
                         }
-                        let mut j = i;
-                        while j < n && translit.contains_key(&run.ch(j)) {
-                            j += 1;
+                        report(a, b, clean(a, b));
+                        // 维尔斯城: the run and a place suffix after it.
+                        if b == j && b < n && place_suffix(run.ch(b)) {
+                            report(a, b + 1, clean(a, b + 1));
                         }
-                        for a in i..j {
-                            let mut sum = 0.0;
-                            for b in a + 1..=j.min(a + FOREIGN_MAX) {
-                                sum += translit[&run.ch(b - 1)];
-                                if b - a < 2 || sum / ((b - a) as f32) < FOREIGN_MEAN {
-                                    continue;
-                                }
-                                tally(a, b);
-                                // 维尔斯城: the run and a place suffix after it.
-                                if b == j && b < n && place_suffix(run.ch(b)) {
-                                    tally(a, b + 1);
-                                }
-                            }
-                        }
-                        i = j;
                     }
                 }
-                seen
-            })
-            .collect();
-        let seen = add_tallies(parts);
+                i = j;
+            }
+        });
         let known: Vec<&str> = all
             .iter()
             .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))

@@ -187,6 +187,51 @@ impl Recognizer {
         all
     }
 
+    /// Occurrences of strings no candidate rule proposes, over the book's
+    /// slices in parallel: per string, (all, clean, as a person, after
+    /// movement) by `name_context`, in sorted order. `find` reports each
+    /// occurrence in a run as (start, end, clean), clean when no word runs
+    /// across its edges.
+    pub(super) fn tally_contexts<'a, F>(
+        &self,
+        runs: &Runs<'a>,
+        find: F,
+    ) -> BTreeMap<&'a str, [u32; 4]>
+    where
+        F: Fn(&Run<'a>, &mut dyn FnMut(usize, usize, bool)) + Sync,
+    {
+        let parts: Vec<FxMap<&'a str, [u32; 4]>> = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut seen: FxMap<&'a str, [u32; 4]> = FxMap::default();
+                for run in part.iter() {
+                    find(&run, &mut |a, b, clean| {
+                        let tally = seen.entry(run.sub(a, b)).or_default();
+                        tally[0] += 1;
+                        if clean {
+                            let (person, moved) = self.name_context(&run, a, b);
+                            tally[1] += 1;
+                            tally[2] += u32::from(person);
+                            tally[3] += u32::from(moved);
+                        }
+                    });
+                }
+                seen
+            })
+            .collect();
+        let mut sum: BTreeMap<&str, [u32; 4]> = BTreeMap::new();
+        for part in parts {
+            for (w, t) in part {
+                let s = sum.entry(w).or_default();
+                for (s, t) in s.iter_mut().zip(t) {
+                    *s += t;
+                }
+            }
+        }
+        sum
+    }
+
     /// How a string at characters `i..j` of a run is used: as a person (a
     /// speech or action cue after it; a command cue, a pronoun or a title
     /// before it: 我老赵, 警卫员小刘; or called: “老韩，…), and after a
@@ -239,53 +284,33 @@ impl Recognizer {
                 self.titles.contains_key(t) || self.lex.honorifics.contains(t)
             })
         };
-        // (all, clean, as a person, after movement) per form; slices of the
-        // book in parallel, their counts added in sorted order.
-        type Seen<'t> = FxMap<&'t str, [u32; 4]>;
-        let parts: Vec<Seen> = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
-                let mut seen = Seen::default();
-                for run in part.iter() {
-                    let n = run.len();
-                    for i in 0..n.saturating_sub(1) {
-                        let (p, x) = (run.ch(i), run.ch(i + 1));
-                        let address = self.chars.address_prefix.contains(&p)
-                            && self
-                                .lex
-                                .surnames
-                                .get(x.encode_utf8(&mut [0; 4]) as &str)
-                                .is_some_and(|&w| w >= 2);
-                        let nickname = self.chars.nickname_prefix.contains(&p)
-                            && !self.chars.kin.contains(&x)
-                            && !self.numerals.contains(&x)
-                            && !self.chars.pronoun.contains(&x);
-                        if !(address || nickname) || self.is_function_char(x) {
-                            continue;
-                        }
-                        let tally = seen.entry(run.sub(i, i + 2)).or_default();
-                        tally[0] += 1;
-                        let word_left = i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1));
-                        let word_right = (2..=4)
-                            .filter(|len| i + 1 + len <= n)
-                            .any(|len| self.vocab.has_word(run.sub(i + 1, i + 1 + len)))
-                            || (3..=4)
-                                .filter(|len| i + len <= n)
-                                .any(|len| self.vocab.has_word(run.sub(i, i + len)));
-                        if word_left || word_right || titled(&run, i + 2) {
-                            continue;
-                        }
-                        tally[1] += 1;
-                        let (person, moved) = self.name_context(&run, i, i + 2);
-                        tally[2] += u32::from(person);
-                        tally[3] += u32::from(moved);
-                    }
+        let seen = self.tally_contexts(runs, |run, report| {
+            let n = run.len();
+            for i in 0..n.saturating_sub(1) {
+                let (p, x) = (run.ch(i), run.ch(i + 1));
+                let address = self.chars.address_prefix.contains(&p)
+                    && self
+                        .lex
+                        .surnames
+                        .get(x.encode_utf8(&mut [0; 4]) as &str)
+                        .is_some_and(|&w| w >= 2);
+                let nickname = self.chars.nickname_prefix.contains(&p)
+                    && !self.chars.kin.contains(&x)
+                    && !self.numerals.contains(&x)
+                    && !self.chars.pronoun.contains(&x);
+                if !(address || nickname) || self.is_function_char(x) {
+                    continue;
                 }
-                seen
-            })
-            .collect();
-        let seen = add_tallies(parts);
+                let word_left = i > 0 && self.vocab.has_word(run.sub(i - 1, i + 1));
+                let word_right = (2..=4)
+                    .filter(|len| i + 1 + len <= n)
+                    .any(|len| self.vocab.has_word(run.sub(i + 1, i + 1 + len)))
+                    || (3..=4)
+                        .filter(|len| i + len <= n)
+                        .any(|len| self.vocab.has_word(run.sub(i, i + len)));
+                report(i, i + 2, !(word_left || word_right || titled(run, i + 2)));
+            }
+        });
         let mut found: Vec<Decided> = Vec::new();
         for (w, [total, clean, person, moved]) in seen {
             let w = w.to_string();
@@ -1147,20 +1172,6 @@ fn said_by(
     }
     let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
     (ac, owner)
-}
-
-/// Per-slice tallies of strings added up, in sorted order.
-pub(super) fn add_tallies(parts: Vec<FxMap<&str, [u32; 4]>>) -> BTreeMap<&str, [u32; 4]> {
-    let mut sum: BTreeMap<&str, [u32; 4]> = BTreeMap::new();
-    for part in parts {
-        for (w, t) in part {
-            let s = sum.entry(w).or_default();
-            for (s, t) in s.iter_mut().zip(t) {
-                *s += t;
-            }
-        }
-    }
-    sum
 }
 
 /// Moves each `(from, into)` entity into the other as an alias (with its
