@@ -1,7 +1,7 @@
 //! Foreign names: transliterated names (哈里森, 麦克莱恩, 娜塔莎) start with
-//! no surname, so no candidate rule proposes them and the learned model,
-//! trained on Chinese names, never judges them. Their characters tell
-//! them: `dict/translit_chars.tsv` scores how much more often jieba's
+//! no surname, so the candidate rules seldom propose them, and the learned
+//! model, trained on Chinese names, refuses those they do (a Western
+//! setting's hero, 40 mentions: `none` 0.99). Their characters tell them: `dict/translit_chars.tsv` scores how much more often jieba's
 //! dictionary uses each character in its transliterated names (nrt) than
 //! in words at large.
 
