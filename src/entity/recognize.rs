@@ -93,7 +93,8 @@
 //! | this file | the decision order: rules, model, then the steps below |
 //! | `resolve` | nested and straddling names, coordination, army merging, factions |
 //! | `aliases` | alias lists and courtesy names |
-//! | `forms` | surname + title forms, 大X/X朝 faction forms |
+//! | `forms` | surname + title forms, forms of address (老韩, 阿彪), epithets, 大X/X朝 faction forms |
+//! | `foreign` | transliterated names and towns, full names written with a dot |
 //! | `curation` | the user's names and not-names, applied last |
 
 use super::corpus::{self, extend_key, CharLengths, Key, Run, RunSlice, Runs, KEY_CHARS};
