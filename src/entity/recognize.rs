@@ -39,6 +39,10 @@
 //!
 //! # Evidence codes
 //!
+//! The main ones; README.md ("Evidence codes") lists every code, with those
+//! of the passes after the model (`unit`, `slang`, `sect`, `head`, `addr`,
+//! `nick`, `foreign`, `dotted` …).
+//!
 //! | code    | meaning                                                                   |
 //! |---------|---------------------------------------------------------------------------|
 //! | `lex`   | listed in our lexicon (`dict/places.txt`, `dict/factions.txt`), or an army whose stem is |

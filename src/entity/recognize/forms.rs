@@ -234,7 +234,7 @@ impl Recognizer {
 
     /// How a string at characters `i..j` of a run is used: as a person (a
     /// speech or action cue after it; a command cue, a pronoun or a title
-    /// before it: 我老赵, 警卫员小刘; or called: “老韩，…), and after a
+    /// before it: 我老赵, 团长老韩; or called: “老韩，…), and after a
     /// movement cue (进小庄). For the names no candidate rule proposes,
     /// which have no statistics of their own.
     pub(super) fn name_context(&self, run: &Run, i: usize, j: usize) -> (bool, bool) {
@@ -268,9 +268,8 @@ impl Recognizer {
     /// (阿叔: class `kin`). Counted only where no word runs across either
     /// edge (古老|, 老百姓, 小王子) and no title follows (小梁王); kept when
     /// said `ADDRESS_MIN` times so, mostly so, and a third of those as a
-    /// person (a speech or action cue after it; a command cue, a pronoun or
-    /// a title before it: 我老赵, 警卫员小刘; or called: “老韩，…) more often
-    /// than as a place (进小庄).
+    /// person (`name_context`: 我老赵, “老韩，…) more often than after a
+    /// movement cue (进小庄).
     pub(super) fn add_address_forms(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let known: std::collections::HashSet<&str> = all
             .iter()

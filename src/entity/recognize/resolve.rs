@@ -847,27 +847,31 @@ impl Recognizer {
             .filter(|(w, &n)| named_by[*w] == UnitName::Prefixed && prefixed(w, n))
             .map(|(w, _)| w.chars().skip(1).collect())
             .collect();
-        // Numbered units said often enough, by echelon: a series needs two.
-        let numbered = |w: &str, n: u32| match named_by[w] {
+        // Three Arabic digits or more (386旅) are a designation, never a
+        // count of units: no series needed.
+        let designation = |w: &str| {
+            named_by[w] == UnitName::Digits && w.chars().filter(char::is_ascii_digit).count() >= 3
+        };
+        // The numbered units that need a series: 一营, 新二团 (not 二团 then),
+        // 38团.
+        let in_series = |w: &str, n: u32| match named_by[w] {
             UnitName::Numbered => !taken.contains(w),
             UnitName::Prefixed => prefixed(w, n),
-            UnitName::Digits => w.chars().filter(char::is_ascii_digit).count() < 3,
-            _ => false,
+            UnitName::Digits => !designation(w),
+            UnitName::Nth | UnitName::Word => false,
         };
+        // Numbered units said often enough, by echelon (designations count
+        // too): a series needs two.
         let mut series: BTreeMap<char, u32> = BTreeMap::new();
         for (w, &n) in names.iter().zip(&counts) {
-            if (numbered(w, n) || named_by[w] == UnitName::Digits) && n >= MIN_NUMBERED_UNIT {
+            if (in_series(w, n) || designation(w)) && n >= MIN_NUMBERED_UNIT {
                 *series.entry(w.chars().last().expect("a unit")).or_default() += 1;
             }
         }
-        // Three Arabic digits or more (386旅) are a designation, never a
-        // count of units: no series needed.
         for (w, &n) in names.iter().zip(&counts) {
             let echelon = w.chars().last().expect("a unit");
             let keep = match named_by[w] {
-                UnitName::Numbered | UnitName::Prefixed | UnitName::Digits if numbered(w, n) => {
-                    n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2
-                }
+                _ if in_series(w, n) => n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2,
                 UnitName::Numbered | UnitName::Prefixed => false,
                 UnitName::Digits | UnitName::Nth => n >= MIN_NUMBERED_UNIT,
                 UnitName::Word => n >= MIN_NAMED_UNIT,
