@@ -155,8 +155,9 @@ impl Recognizer {
         }
         decided
     }
-    /// Names the text states as 姓X名Y (小弟姓丁名兆蕙, 此人姓王名明): X a
-    /// listed surname, Y one or two characters. The full name X+Y is a
+    /// Names the text states as 姓X名Y (小弟姓丁名兆蕙, 此人姓王名明), also
+    /// across clauses (姓宋，名江) and with 名叫/名唤 (名叫石敢当 may say the
+    /// surname again): X a listed surname, Y one or two characters. The full name X+Y is a
     /// person, decided even if the book writes it whole once or never
     /// (evidence `named`); a two-character Y is its alias (名兆蕙), unless
     /// Y is an entity of its own. A courtesy name stated right after
@@ -172,39 +173,67 @@ impl Recognizer {
                     continue;
                 }
                 for sl in 1..=2usize {
-                    let ming = k + 1 + sl;
-                    if ming + 1 >= n || run.ch(ming) != '名' {
-                        continue;
+                    if k + 1 + sl > n {
+                        break;
                     }
-                    let surname = run.sub(k + 1, ming);
+                    let surname = run.sub(k + 1, k + 1 + sl);
                     if !self.surnames.contains_key(surname)
                         || surname.chars().any(|c| self.is_function_char(c))
                     {
                         continue;
                     }
-                    let given_end = (ming + 1..(ming + 3).min(n))
+                    // 名Y in the same clause (姓宋名江), or opening the next
+                    // one (姓宋，名江).
+                    let (ni, name_run, ming) = if k + 1 + sl < n {
+                        (ri, run, k + 1 + sl)
+                    } else {
+                        match runs.get(ri + 1).filter(|next| {
+                            next.chapter == run.chapter && matches!(run.after, '，' | ',')
+                        }) {
+                            Some(next) => (ri + 1, next, 0),
+                            None => continue,
+                        }
+                    };
+                    let m = name_run.len();
+                    if ming + 1 >= m || name_run.ch(ming) != '名' {
+                        continue;
+                    }
+                    // 名叫Y, 名唤Y: the name follows the verb, and may say
+                    // the surname again (姓颜，名叫颜福).
+                    let mut given_start = ming + 1;
+                    if matches!(name_run.ch(given_start), '叫' | '唤') {
+                        given_start += 1;
+                        if given_start + sl < m
+                            && name_run.sub(given_start, given_start + sl) == surname
+                        {
+                            given_start += sl;
+                        }
+                    }
+                    let given_end = (given_start..(given_start + 2).min(m))
                         .take_while(|&i| {
-                            let c = run.ch(i);
+                            let c = name_run.ch(i);
                             // 表 of 表字 ends the given name too.
-                            let courtesy_next = c == '表' && i + 1 < n && run.ch(i + 1) == '字';
+                            let courtesy_next =
+                                c == '表' && i + 1 < m && name_run.ch(i + 1) == '字';
                             !(self.is_function_char(c)
                                 || matches!(c, '字' | '号' | '唤' | '叫')
                                 || courtesy_next)
                         })
                         .last()
-                        .map_or(ming + 1, |i| i + 1);
-                    if given_end == ming + 1 {
+                        .map_or(given_start, |i| i + 1);
+                    if given_end == given_start {
                         continue;
                     }
-                    let given = run.sub(ming + 1, given_end);
+                    let given = name_run.sub(given_start, given_end);
                     let full = format!("{surname}{given}");
                     // 字Z here, or at the start of the next clause.
-                    let zi = if given_end < n {
-                        courtesy_at(&run, given_end)
+                    let zi = if given_end < m {
+                        courtesy_at(&name_run, given_end)
                     } else {
-                        runs.get(ri + 1)
+                        runs.get(ni + 1)
                             .filter(|next| {
-                                next.chapter == run.chapter && matches!(run.after, '，' | ',')
+                                next.chapter == name_run.chapter
+                                    && matches!(name_run.after, '，' | ',')
                             })
                             .and_then(|next| courtesy_at(&next, 0))
                     };
@@ -340,6 +369,36 @@ mod tests {
                 "此人姓韩名青表字铁衣。",
                 &["韩铁衣"],
                 &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "姓X，名Y，表字Z across clauses, as punctuated editions write it",
+                "那人姓韩，名青，表字铁衣，排行第三。韩铁衣来了。韩青大喜。",
+                &["韩铁衣", "韩青"],
+                &[("韩铁衣", &["铁衣", "韩青"])],
+            ),
+            (
+                "a two-character surname across clauses",
+                "来者复姓欧阳，名铁衣。欧阳铁衣大笑。",
+                &[],
+                &[("欧阳铁衣", &["铁衣"])],
+            ),
+            (
+                "名叫 the full name: the surname is not said twice",
+                "小人姓石，名叫石敢当。石敢当道：“是。”",
+                &[],
+                &[("石敢当", &["敢当"])],
+            ),
+            (
+                "名唤 a given name",
+                "有一人姓苏，名唤青禾，在村中居住。",
+                &[],
+                &[("苏青禾", &["青禾"])],
+            ),
+            (
+                "百姓 at a clause's end is no statement",
+                "安抚百姓，名正言顺。",
+                &[],
+                &[],
             ),
             (
                 "a question for a name states none",
