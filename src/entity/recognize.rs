@@ -2299,6 +2299,12 @@ mod tests {
         let got = persons(text);
         let shi = got.iter().find(|p| p.0 == "石敢当").expect("石敢当");
         assert!(shi.1.contains(&"石总".to_string()), "{got:?}");
+        // A modern unit's orderlies are named after their role (警卫员,
+        // 通讯员 in dict/titles.txt): the role word is person context.
+        let text = "警卫员小柯一溜烟跑了。天亮时警卫员小柯把信送到。\
+                    通讯员小柯摸黑出了村。";
+        let got = persons(text);
+        assert!(got.iter().any(|p| p.0 == "小柯"), "{got:?}");
         // A word across an edge (古老|, 老百姓), a title after the surname
         // (小韩王) or a relative (阿叔) is no form; nor one said as a place.
         let text = "古老韩家的规矩。古老韩家又来了。古老韩家走了。\
