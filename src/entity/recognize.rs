@@ -2299,6 +2299,13 @@ mod tests {
         let got = persons(text);
         let shi = got.iter().find(|p| p.0 == "石敢当").expect("石敢当");
         assert!(shi.1.contains(&"石总".to_string()), "{got:?}");
+        // A form jieba lists as a common word (老周: t) is one too, unless
+        // the book also says it as a noun (一个小童).
+        let text = "老周说：“走。”老周笑道：“好。”老周又道：“来。”\
+                    一个小童跑来。小童道：“走。”小童笑道：“好。”小童又道：“来。”";
+        let got = persons(text);
+        assert!(got.iter().any(|p| p.0 == "老周"), "{got:?}");
+        assert!(!got.iter().any(|p| p.0 == "小童"), "{got:?}");
         // A modern unit's orderlies are named after their role (警卫员,
         // 通讯员 in dict/titles.txt): the role word is person context.
         let text = "警卫员小柯一溜烟跑了。天亮时警卫员小柯把信送到。\

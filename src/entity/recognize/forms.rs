@@ -269,7 +269,9 @@ impl Recognizer {
     /// edge (古老|, 老百姓, 小王子) and no title follows (小梁王); kept when
     /// said `ADDRESS_MIN` times so, mostly so, and a third of those as a
     /// person (`name_context`: 我老赵, “老韩，…) more often than after a
-    /// movement cue (进小庄).
+    /// movement cue (进小庄). A form jieba lists as a common word (老张 n,
+    /// 老周 t) is one all the same, unless the book also uses it as a noun,
+    /// after a demonstrative or classifier (那小童, 一个小童).
     pub(super) fn add_address_forms(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let known: std::collections::HashSet<&str> = all
             .iter()
@@ -320,7 +322,6 @@ impl Recognizer {
                 || known.contains(w.as_str())
                 || known.iter().any(|k| k.contains(w.as_str()))
                 || self.is_generic(&w)
-                || self.is_plain_word(&w)
             {
                 continue;
             }
@@ -334,8 +335,41 @@ impl Recognizer {
                 count: total,
             });
         }
-        all.extend(found);
+        let nouns = self.said_as_nouns(&found, runs);
+        all.extend(found.into_iter().filter(|d| !nouns.contains(&d.name)));
         all
+    }
+
+    /// The found forms that are common words of jieba's dictionary and that
+    /// the book says after a demonstrative or classifier (那小童, 一个小童)
+    /// at least a tenth of the time: nouns, not names.
+    fn said_as_nouns(&self, found: &[Decided], runs: &Runs) -> BTreeSet<String> {
+        let words: Vec<&Decided> = found
+            .iter()
+            .filter(|d| self.is_plain_word(&d.name))
+            .collect();
+        if words.is_empty() {
+            return BTreeSet::new();
+        }
+        let ac = crate::entity::name_matcher(
+            words.iter().map(|d| d.name.as_str()),
+            MatchKind::LeftmostLongest,
+            false,
+        );
+        let mut as_noun = vec![0u32; words.len()];
+        for hit in runs.find_all(&ac) {
+            let run = runs.at(hit.run as usize);
+            let before = run.text[..hit.start as usize].chars().next_back();
+            if before.is_some_and(|c| self.chars.demonstrative.contains(&c)) {
+                as_noun[hit.pattern as usize] += 1;
+            }
+        }
+        words
+            .iter()
+            .zip(as_noun)
+            .filter(|(d, n)| 10 * n >= d.count && *n > 0)
+            .map(|(d, _)| d.name.clone())
+            .collect()
     }
 
     /// Epithets the text introduces (石敢当是一营营长，人称石老虎): the
