@@ -5,12 +5,14 @@
 //! as a whole name of that type, with its boundaries, at more than half of
 //! its occurrences. A rare place the rules took with a verb glued on is
 //! dropped when the tagger reads another place across it instead (寇瓜州).
+//! In a chapter-sized text the tagger also proposes: a string it reads as
+//! a name twice that no rule proposed (太宗依奏) is judged the same way.
 
-use super::{decided, Decided, Measured, Recognizer, Runs};
+use super::{decided, decided_owned, Decided, Measured, Recognizer, Runs, SHORT_TEXT};
 use crate::entity::tagger::{SpanKind, Tagger};
 use crate::entity::EntityType;
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// Candidates said more often than this are the candidate model's to judge.
 pub(super) const TAGGED_MAX_COUNT: u32 = 2;
@@ -22,6 +24,10 @@ pub(super) const COMMON_WORD_FREQ: usize = 100;
 /// jieba's corpus frequency from which a name read together with the two
 /// characters after it is a set phrase (崇山峻岭).
 pub(super) const SET_PHRASE_FREQ: usize = 20;
+
+/// Times the tagger must read a string it proposes (in a chapter-sized
+/// text) as a name of one type.
+pub(super) const PROPOSED_MIN: u32 = 2;
 
 /// Share of a candidate's occurrences the tagger must mark as the name.
 pub(super) const TAGGED_SHARE: f64 = 0.5;
@@ -100,6 +106,15 @@ impl Recognizer {
             .map(|(&w, _)| w)
             .chain(recut.iter().map(String::as_str))
             .collect();
+        // In a chapter-sized text the tagger also proposes: a name the
+        // rules never proposed (太宗依奏: no surname, no cue right after)
+        // is read in its sentences.
+        let proposed = if m.total_chars < SHORT_TEXT {
+            self.tagger_proposals(tagger, runs, &known, refused, m)
+        } else {
+            Vec::new()
+        };
+        words.extend(proposed.iter().map(String::as_str));
         if words.is_empty() {
             return first;
         }
@@ -118,8 +133,12 @@ impl Recognizer {
             .filter(|(w, _)| !known.contains(**w))
             .filter_map(|(&w, [person, place, seen, _])| {
                 let kind = tagged_kind([person, place], seen)?;
-                // 丘陵, 通天: a common word needs more than the tagger's reading.
-                if self.is_frequent_word(w, COMMON_WORD_FREQ) {
+                // 丘陵, 通天: a common word needs more than the tagger's
+                // reading; a name jieba knows that the tagger proposed in a
+                // chapter (太宗 nrt) does not.
+                if self.is_frequent_word(w, COMMON_WORD_FREQ)
+                    && (self.is_plain_word(w) || !proposed.iter().any(|p| p == w))
+                {
                     return None;
                 }
                 if kind == EntityType::Person
@@ -141,19 +160,85 @@ impl Recognizer {
                 } else {
                     place
                 };
-                Some(decided(
-                    w,
-                    kind,
-                    hits as f64 / seen as f64,
-                    &["tag"],
-                    m.stat(w)?,
-                ))
+                let score = hits as f64 / seen as f64;
+                Some(match m.stat(w) {
+                    Some(st) if !st.aux => decided(w, kind, score, &["tag"], st),
+                    _ => decided_owned(w.to_string(), kind, score, &["tag"], seen),
+                })
             })
             .collect();
         first.retain(|d| !recut_by_tagger.contains(&d.name));
         first.append(&mut added);
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         first
+    }
+
+    /// Strings of two to four characters the tagger reads as a name, of
+    /// one type, at least `PROPOSED_MIN` times, that the rules never
+    /// proposed (or only counted as part of a candidate), or proposed and
+    /// left undecided though said more than `TAGGED_MAX_COUNT` times (the
+    /// model does not judge a text this short), and that the model does
+    /// not refuse: no decided name, not inside one nor holding one, and
+    /// not a surname alone (公孙).
+    fn tagger_proposals(
+        &self,
+        tagger: &Tagger,
+        runs: &Runs,
+        known: &HashSet<&str>,
+        refused: &HashSet<&str>,
+        m: &Measured,
+    ) -> Vec<String> {
+        // Per (string, type): times read, and the characters read after it.
+        type Reads = std::collections::BTreeMap<(String, SpanKind), (u32, BTreeSet<char>)>;
+        let reads: Reads = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut local = Reads::new();
+                for run in part.iter() {
+                    let chars = run.chars();
+                    for (a, b, kind) in tagger.spans(&chars, run.before, run.after, &self.hints) {
+                        if (2..=4).contains(&(b - a)) {
+                            let cell = local.entry((run.sub(a, b).to_string(), kind)).or_default();
+                            cell.0 += 1;
+                            cell.1.insert(chars.get(b).copied().unwrap_or(run.after));
+                        }
+                    }
+                }
+                local
+            })
+            .reduce(Reads::new, |mut a, b| {
+                for (k, (n, next)) in b {
+                    let cell = a.entry(k).or_default();
+                    cell.0 += n;
+                    cell.1.extend(next);
+                }
+                a
+            });
+        // Read three times or more and always before the same character,
+        // it is a piece of a longer word (铁华|车).
+        let mut out: Vec<String> = reads
+            .into_iter()
+            .filter(|(_, (n, next))| *n >= PROPOSED_MIN && (*n < 3 || next.len() > 1))
+            .map(|((w, _), _)| w)
+            .filter(|w| {
+                let chars: Vec<char> = w.chars().collect();
+                m.stat(w)
+                    .is_none_or(|st| st.aux || st.count > TAGGED_MAX_COUNT)
+                    && !refused.contains(w.as_str())
+                    && !known
+                        .iter()
+                        .any(|k| k.contains(w.as_str()) || w.contains(k))
+                    && self
+                        .surname(&chars, w)
+                        .is_none_or(|(sl, _)| sl < chars.len())
+                    && !self.is_generic(w)
+                    && !self.lex.factions.contains(w.as_str())
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// A surname + title or form of address (王员外): the title forms'
@@ -355,6 +440,29 @@ mod tests {
         ] {
             assert_eq!(r.function_word_and_suffix(w), want, "{w}");
         }
+    }
+
+    #[test]
+    fn in_a_chapter_the_tagger_proposes_names_the_rules_never_took() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let persons = |text: &str| -> Vec<String> {
+            r.discover(&[text])
+                .entities()
+                .iter()
+                .filter(|e| e.kind == EntityType::Person)
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        // No surname, no cue right after: only the tagger reads 靖宗.
+        let text = "靖宗看罢奏章，沉吟半晌。靖宗依奏，即命退朝。群臣奏知靖宗，靖宗大喜。";
+        assert!(
+            persons(text).contains(&"靖宗".to_string()),
+            "{:?}",
+            persons(text)
+        );
+        // Read once, it is not enough.
+        let once = "靖宗看罢奏章，沉吟半晌。群臣退朝。";
+        assert!(!persons(once).contains(&"靖宗".to_string()));
     }
 
     #[test]
