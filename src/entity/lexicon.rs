@@ -143,6 +143,8 @@ pub struct CharClasses {
     pub clan: CharSet,
     pub magnitude: CharSet,
     pub head_count: CharSet,
+    /// Counters of people after a numeral (二人, 三位).
+    pub person_counter: CharSet,
     pub unit_echelon: CharSet,
     pub given_ok: CharSet,
     pub state_short: CharSet,
@@ -209,6 +211,7 @@ impl CharClasses {
             clan: take("clan")?,
             magnitude: take("magnitude")?,
             head_count: take("head_count")?,
+            person_counter: take("person_counter")?,
             unit_echelon: take("unit_echelon")?,
             given_ok: take("given_ok")?,
             state_short: take("state_short")?,

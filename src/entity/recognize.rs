@@ -1100,6 +1100,17 @@ impl Recognizer {
             || (w.chars().nth(1).is_some() && self.cues.contains_key(w))
     }
 
+    /// A string that ends counting people, a numeral and a counter (王马二人,
+    /// 刘二位, 叁位): it names several people, never one.
+    fn counts_people(&self, w: &str) -> bool {
+        let mut tail = w.chars().rev();
+        matches!(
+            (tail.next(), tail.next()),
+            (Some(counter), Some(numeral))
+                if self.chars.person_counter.contains(&counter) && self.numerals.contains(&numeral)
+        )
+    }
+
     /// A demonstrative + an ordinary word of two or more characters (那妇人,
     /// 这汉子, 那武生): a description, not a name, though 那 is also a
     /// surname.
@@ -1250,7 +1261,34 @@ impl Recognizer {
             .filter(|(_, v)| v.1)
             .map(|(&w, _)| w)
             .collect();
-        let mut first: Vec<Decided> = verdicts.into_iter().filter_map(|v| v.0).collect();
+        // A count of people (王马二人, 叁位) names several, never one; and
+        // a string said before one at least a third of the time is a
+        // coordination (王马: 王朝 and 马汉), not a name.
+        let mut counted: BTreeMap<&str, u32> = BTreeMap::new();
+        for (&w, st) in m.words.iter().zip(&m.stats) {
+            if !st.aux && self.counts_people(w) {
+                let tail: usize = w.chars().rev().take(2).map(char::len_utf8).sum();
+                *counted.entry(&w[..w.len() - tail]).or_default() += st.count;
+            }
+        }
+        let group_names: HashSet<&str> = m
+            .words
+            .iter()
+            .zip(&m.stats)
+            .filter(|(&w, st)| {
+                self.counts_people(w) || counted.get(w).is_some_and(|&c| 3 * c >= st.count)
+            })
+            .map(|(&w, _)| w)
+            .collect();
+        let group = |d: &Decided| {
+            d.kind == EntityType::Person
+                && (self.counts_people(&d.name) || group_names.contains(d.name.as_str()))
+        };
+        let mut first: Vec<Decided> = verdicts
+            .into_iter()
+            .filter_map(|v| v.0)
+            .filter(|d| !group(d))
+            .collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phases.mark(t0, "decide: judge");
         // The model's word on a rare name the tagger reads: it does not
@@ -1365,7 +1403,9 @@ impl Recognizer {
         let mut all = self.bind_title_forms(all, runs);
         all.retain(|d| !d.evidence.contains(UNBOUND_FORM));
         phases.mark(t0, "decide: title forms again");
-        let all = self.realm_names(all, runs);
+        let mut all = self.realm_names(all, runs);
+        // Again: coordination (陆鲁、…) may have proposed one.
+        all.retain(|d| !group(d));
         let mut all = self.apply_user(all, m);
         phases.mark(t0, "decide: aliases");
         all.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| a.name.cmp(&b.name)));
@@ -2268,6 +2308,35 @@ mod tests {
         };
         assert_eq!(who("独眼狼"), vec!["韩千山".to_string()]);
         assert!(who("霜月剑").is_empty(), "{:?}", catalog.entities());
+    }
+
+    #[test]
+    fn a_count_of_people_and_its_coordinated_surnames_name_no_one() {
+        let persons: Vec<String> = recognizer()
+            .discover(&[
+                "韩铁衣道：“走。”韩铁衣笑道：“好。”韩铁衣率兵去了。韩铁衣又道：“来。”\
+                 苏青禾道：“是。”苏青禾笑道：“好。”苏青禾率兵去了。苏青禾又道：“来。”\
+                 韩苏二人道：“走。”韩苏二人笑道：“好。”韩苏二人又道：“来。”\
+                 韩苏道：“走。”韩苏笑道：“好。”叁位道：“来。”叁位笑道：“是。”叁位又道：“好。”\
+                 柯北辰、韩铁衣二人同去。",
+            ])
+            .entities()
+            .iter()
+            .filter(|e| e.kind == Person)
+            .map(|e| e.name.clone())
+            .collect();
+        for group in ["韩苏二人", "韩苏", "叁位", "韩铁衣二人"] {
+            assert!(
+                !persons.contains(&group.to_string()),
+                "{group} in {persons:?}"
+            );
+        }
+        for one in ["韩铁衣", "苏青禾"] {
+            assert!(
+                persons.contains(&one.to_string()),
+                "{one} not in {persons:?}"
+            );
+        }
     }
 
     #[test]
