@@ -156,8 +156,9 @@ impl Recognizer {
         decided
     }
     /// Names the text states as 姓X名Y (小弟姓丁名兆蕙, 此人姓王名明), also
-    /// across clauses (姓宋，名江) and with 名叫/名唤 (名叫石敢当 may say the
-    /// surname again): X a listed surname, Y one or two characters. The full name X+Y is a
+    /// across clauses (姓宋，名江), with 名叫/名唤 (名叫石敢当 may say the
+    /// surname again), and with 讳 for 名 (姓李讳靖, 李讳奇: X讳 is then no
+    /// person): X a listed surname, Y one or two characters. The full name X+Y is a
     /// person, decided even if the book writes it whole once or never
     /// (evidence `named`); a two-character Y is its alias (名兆蕙), unless
     /// Y is an entity of its own. A courtesy name stated right after
@@ -166,42 +167,65 @@ impl Recognizer {
     pub(super) fn add_stated_names(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let mut stated: BTreeMap<String, String> = BTreeMap::new();
         let mut courtesy: BTreeSet<(String, String, String)> = BTreeSet::new();
+        // X讳 said before a personal name (李讳奇): no person of its own.
+        let mut taboo_forms: BTreeSet<String> = BTreeSet::new();
         for (ri, run) in runs.iter().enumerate() {
             let n = run.len();
             for k in 0..n {
-                if run.ch(k) != '姓' {
+                let marker = run.ch(k);
+                if marker != '姓' && marker != '讳' {
                     continue;
                 }
                 for sl in 1..=2usize {
-                    if k + 1 + sl > n {
-                        break;
-                    }
-                    let surname = run.sub(k + 1, k + 1 + sl);
+                    // 姓X… names the surname after the marker; X讳Y before it.
+                    let (surname, after) = if marker == '姓' {
+                        if k + 1 + sl > n {
+                            break;
+                        }
+                        (run.sub(k + 1, k + 1 + sl), k + 1 + sl)
+                    } else {
+                        if sl > k {
+                            break;
+                        }
+                        (run.sub(k - sl, k), k)
+                    };
                     if !self.surnames.contains_key(surname)
                         || surname.chars().any(|c| self.is_function_char(c))
                     {
                         continue;
                     }
                     // 名Y in the same clause (姓宋名江), or opening the next
-                    // one (姓宋，名江).
-                    let (ni, name_run, ming) = if k + 1 + sl < n {
-                        (ri, run, k + 1 + sl)
-                    } else {
+                    // one (姓宋，名江); 讳Y (the personal name, 李讳奇).
+                    let (ni, name_run, ming) = if after < n {
+                        (ri, run, after)
+                    } else if marker == '姓' {
                         match runs.get(ri + 1).filter(|next| {
                             next.chapter == run.chapter && matches!(run.after, '，' | ',')
                         }) {
                             Some(next) => (ri + 1, next, 0),
                             None => continue,
                         }
+                    } else {
+                        continue;
                     };
                     let m = name_run.len();
-                    if ming + 1 >= m || name_run.ch(ming) != '名' {
+                    if ming + 1 >= m || !matches!(name_run.ch(ming), '名' | '讳') {
                         continue;
+                    }
+                    let taboo = name_run.ch(ming) == '讳';
+                    // 法讳 (a monk's name) is no surname + 讳: a surname
+                    // that is also a common character (weight 1) states
+                    // nothing before 讳.
+                    if taboo {
+                        if self.surnames.get(surname).is_none_or(|&w| w < 2) {
+                            continue;
+                        }
+                        taboo_forms.insert(format!("{surname}讳"));
                     }
                     // 名叫Y, 名唤Y: the name follows the verb, and may say
                     // the surname again (姓颜，名叫颜福).
                     let mut given_start = ming + 1;
-                    if matches!(name_run.ch(given_start), '叫' | '唤') {
+                    if !taboo && matches!(name_run.ch(given_start), '叫' | '唤') {
                         given_start += 1;
                         if given_start + sl < m
                             && name_run.sub(given_start, given_start + sl) == surname
@@ -224,6 +248,11 @@ impl Recognizer {
                     if given_end == given_start {
                         continue;
                     }
+                    // A personal name after 讳 ends its clause (讳尧夫，): in a
+                    // list run on (韩讳升左辅) where it ends is unknown.
+                    if taboo && given_end < m && courtesy_at(&name_run, given_end).is_none() {
+                        continue;
+                    }
                     let given = name_run.sub(given_start, given_end);
                     let full = format!("{surname}{given}");
                     // 字Z here, or at the start of the next clause.
@@ -244,6 +273,7 @@ impl Recognizer {
                 }
             }
         }
+        decided.retain(|d| !(d.kind == EntityType::Person && taboo_forms.contains(&d.name)));
         if stated.is_empty() {
             return decided;
         }
@@ -393,6 +423,24 @@ mod tests {
                 "有一人姓苏，名唤青禾，在村中居住。",
                 &[],
                 &[("苏青禾", &["青禾"])],
+            ),
+            (
+                "讳 for 名, across clauses too",
+                "那人姓韩，讳铁衣，道号青石。韩铁衣来了。",
+                &[],
+                &[("韩铁衣", &["铁衣"])],
+            ),
+            (
+                "X讳Y in a list: X讳 is no person",
+                "天罡星 韩讳铁衣 地煞星 苏讳青禾 韩铁衣来了。苏青禾来了。",
+                &["韩讳"],
+                &[("韩铁衣", &["铁衣"]), ("苏青禾", &["青禾"])],
+            ),
+            (
+                "a list run on past the name says nothing; nor 法讳, a monk's name",
+                "韩讳铁衣左辅 法讳玄通，",
+                &[],
+                &[],
             ),
             (
                 "百姓 at a clause's end is no statement",
