@@ -145,6 +145,8 @@ pub struct CharClasses {
     pub head_count: CharSet,
     /// Counters of people after a numeral (二人, 三位).
     pub person_counter: CharSet,
+    /// Sibling characters (兄弟, 姐妹 after a family: several people).
+    pub sibling: CharSet,
     pub unit_echelon: CharSet,
     pub given_ok: CharSet,
     pub state_short: CharSet,
@@ -212,6 +214,7 @@ impl CharClasses {
             magnitude: take("magnitude")?,
             head_count: take("head_count")?,
             person_counter: take("person_counter")?,
+            sibling: take("sibling")?,
             unit_echelon: take("unit_echelon")?,
             given_ok: take("given_ok")?,
             state_short: take("state_short")?,

@@ -1101,14 +1101,25 @@ impl Recognizer {
     }
 
     /// A string that ends counting people, a numeral and a counter (王马二人,
-    /// 刘二位, 叁位): it names several people, never one.
+    /// 刘二位, 叁位), or a family's siblings (丁家兄弟, 耿氏弟兄): it names
+    /// several people, never one.
     fn counts_people(&self, w: &str) -> bool {
         let mut tail = w.chars().rev();
-        matches!(
-            (tail.next(), tail.next()),
-            (Some(counter), Some(numeral))
-                if self.chars.person_counter.contains(&counter) && self.numerals.contains(&numeral)
-        )
+        match (tail.next(), tail.next(), tail.next()) {
+            (Some(counter), Some(numeral), _)
+                if self.chars.person_counter.contains(&counter)
+                    && self.numerals.contains(&numeral) =>
+            {
+                true
+            }
+            (Some(b), Some(a), Some(family)) => {
+                a != b
+                    && self.chars.sibling.contains(&a)
+                    && self.chars.sibling.contains(&b)
+                    && (family == '家' || self.chars.clan.contains(&family))
+            }
+            _ => false,
+        }
     }
 
     /// A demonstrative + an ordinary word of two or more characters (那妇人,
@@ -2308,6 +2319,26 @@ mod tests {
         };
         assert_eq!(who("独眼狼"), vec!["韩千山".to_string()]);
         assert!(who("霜月剑").is_empty(), "{:?}", catalog.entities());
+    }
+
+    #[test]
+    fn counts_of_people_by_table() {
+        let r = recognizer();
+        for (w, want) in [
+            ("王马二人", true),
+            ("叁位", true),
+            ("韩苏三位", true),
+            ("丁家兄弟", true),
+            ("耿氏弟兄", true),
+            ("苏家姐妹", true),
+            ("韩铁衣", false),
+            ("苏家姐姐", false),
+            ("兄弟", false),
+            ("韩二", false),
+            ("人人", false),
+        ] {
+            assert_eq!(r.counts_people(w), want, "{w}");
+        }
     }
 
     #[test]
