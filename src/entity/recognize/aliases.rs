@@ -158,8 +158,8 @@ impl Recognizer {
     /// Names the text states as 姓X名Y (小弟姓丁名兆蕙, 此人姓王名明), also
     /// across clauses (姓宋，名江), with 名叫/名唤 (名叫石敢当 may say the
     /// surname again), and with 讳 for 名 (姓李讳靖, 李讳奇: X讳 is then no
-    /// person): X a listed surname, Y one or two characters. The full name X+Y is a
-    /// person, decided even if the book writes it whole once or never
+    /// person): X a listed surname, Y one or two characters. The full name
+    /// X+Y is a person, decided even if the book writes it whole once or never
     /// (evidence `named`); a two-character Y is its alias (名兆蕙), unless
     /// Y is an entity of its own. A courtesy name stated right after
     /// (姓姜名尚字子牙, 姓蒋名平，表字泽长) joins it: the persons named Z or

@@ -222,16 +222,13 @@ impl Recognizer {
             .filter(|(_, (n, next))| *n >= PROPOSED_MIN && (*n < 3 || next.len() > 1))
             .map(|((w, _), _)| w)
             .filter(|w| {
-                let chars: Vec<char> = w.chars().collect();
                 m.stat(w)
                     .is_none_or(|st| st.aux || st.count > TAGGED_MAX_COUNT)
                     && !refused.contains(w.as_str())
                     && !known
                         .iter()
                         .any(|k| k.contains(w.as_str()) || w.contains(k))
-                    && self
-                        .surname(&chars, w)
-                        .is_none_or(|(sl, _)| sl < chars.len())
+                    && !self.surnames.contains_key(w.as_str())
                     && !self.is_generic(w)
                     && !self.lex.factions.contains(w.as_str())
             })
