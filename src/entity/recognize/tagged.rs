@@ -29,6 +29,14 @@ pub(super) const SET_PHRASE_FREQ: usize = 20;
 /// text) as a name of one type.
 pub(super) const PROPOSED_MIN: u32 = 2;
 
+/// Whether a string the tagger read `reads` times, before `next_chars`
+/// distinct characters, may be proposed: read at least `PROPOSED_MIN`
+/// times, and not three times or more always before the same character
+/// (铁华|车: a piece of a longer word).
+pub(super) fn proposable(reads: u32, next_chars: usize) -> bool {
+    reads >= PROPOSED_MIN && (reads < 3 || next_chars > 1)
+}
+
 /// Share of a candidate's occurrences the tagger must mark as the name.
 pub(super) const TAGGED_SHARE: f64 = 0.5;
 
@@ -215,11 +223,9 @@ impl Recognizer {
                 }
                 a
             });
-        // Read three times or more and always before the same character,
-        // it is a piece of a longer word (铁华|车).
         let mut out: Vec<String> = reads
             .into_iter()
-            .filter(|(_, (n, next))| *n >= PROPOSED_MIN && (*n < 3 || next.len() > 1))
+            .filter(|(_, (n, next))| proposable(*n, next.len()))
             .map(|((w, _), _)| w)
             .filter(|w| {
                 m.stat(w)
@@ -460,6 +466,21 @@ mod tests {
         // Read once, it is not enough.
         let once = "靖宗看罢奏章，沉吟半晌。群臣退朝。";
         assert!(!persons(once).contains(&"靖宗".to_string()));
+    }
+
+    #[test]
+    fn tagger_proposals_by_table() {
+        // (times read, distinct characters after it, proposable)
+        for (reads, next, want) in [
+            (1, 1, false),
+            (2, 1, true),
+            (2, 2, true),
+            (3, 1, false),
+            (8, 1, false),
+            (3, 2, true),
+        ] {
+            assert_eq!(proposable(reads, next), want, "{reads} reads, {next} after");
+        }
     }
 
     #[test]
