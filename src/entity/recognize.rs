@@ -95,7 +95,7 @@
 //! | `judge` | the hand-written verdict on one candidate (person, place, army) |
 //! | `features` | the learned model's features, with the per-book context model |
 //! | this file | the decision order: rules, model, then the steps below |
-//! | `resolve` | nested and straddling names, coordination, army merging, factions |
+//! | `resolve` | nested and straddling names, coordination, counts of people, army merging, factions |
 //! | `aliases` | alias lists and courtesy names |
 //! | `forms` | surname + title forms, forms of address (老韩, 阿彪), epithets, 大X/X朝 faction forms |
 //! | `foreign` | transliterated names and towns, full names written with a dot |
@@ -1100,28 +1100,6 @@ impl Recognizer {
             || (w.chars().nth(1).is_some() && self.cues.contains_key(w))
     }
 
-    /// A string that ends counting people, a numeral and a counter (王马二人,
-    /// 刘二位, 叁位), or a family's siblings (丁家兄弟, 耿氏弟兄): it names
-    /// several people, never one.
-    fn counts_people(&self, w: &str) -> bool {
-        let mut tail = w.chars().rev();
-        match (tail.next(), tail.next(), tail.next()) {
-            (Some(counter), Some(numeral), _)
-                if self.chars.person_counter.contains(&counter)
-                    && self.numerals.contains(&numeral) =>
-            {
-                true
-            }
-            (Some(b), Some(a), Some(family)) => {
-                a != b
-                    && self.chars.sibling.contains(&a)
-                    && self.chars.sibling.contains(&b)
-                    && (family == '家' || self.chars.clan.contains(&family))
-            }
-            _ => false,
-        }
-    }
-
     /// A demonstrative + an ordinary word of two or more characters (那妇人,
     /// 这汉子, 那武生): a description, not a name, though 那 is also a
     /// surname.
@@ -1272,28 +1250,11 @@ impl Recognizer {
             .filter(|(_, v)| v.1)
             .map(|(&w, _)| w)
             .collect();
-        // A count of people (王马二人, 叁位) names several, never one; and
-        // a string said before one at least a third of the time is a
-        // coordination (王马: 王朝 and 马汉), not a name.
-        let mut counted: BTreeMap<&str, u32> = BTreeMap::new();
-        for (&w, st) in m.words.iter().zip(&m.stats) {
-            if !st.aux && self.counts_people(w) {
-                let tail: usize = w.chars().rev().take(2).map(char::len_utf8).sum();
-                *counted.entry(&w[..w.len() - tail]).or_default() += st.count;
-            }
-        }
-        let group_names: HashSet<&str> = m
-            .words
-            .iter()
-            .zip(&m.stats)
-            .filter(|(&w, st)| {
-                self.counts_people(w) || counted.get(w).is_some_and(|&c| 3 * c >= st.count)
-            })
-            .map(|(&w, _)| w)
-            .collect();
+        // Persons that name several people (王马二人, and 王马 said before it).
+        let groups = self.group_names(m);
         let group = |d: &Decided| {
             d.kind == EntityType::Person
-                && (self.counts_people(&d.name) || group_names.contains(d.name.as_str()))
+                && (self.counts_people(&d.name) || groups.contains(d.name.as_str()))
         };
         let mut first: Vec<Decided> = verdicts
             .into_iter()

@@ -1,5 +1,6 @@
 //! Resolve: decisions that look at several candidates at once: nested names,
-//! names straddling a stronger one, coordination, armies merged by stem, and
+//! names straddling a stronger one, coordination, counts of people (王马二人)
+//! and the coordinated surnames said before them, armies merged by stem, and
 //! one-character factions from army stems and polity contexts.
 
 use super::*;
@@ -1558,6 +1559,51 @@ fn name_and_next(a: &Decided, b: &Decided) -> bool {
         && b.name.chars().count() == a.name.chars().count() + 1
         && b.count <= NAME_AND_NEXT_MAX
         && b.count < a.count
+}
+
+impl Recognizer {
+    /// A string that ends counting people, a numeral and a counter (王马二人,
+    /// 刘二位, 叁位), or a family's siblings (丁家兄弟, 耿氏弟兄): it names
+    /// several people, never one.
+    pub(super) fn counts_people(&self, w: &str) -> bool {
+        let mut tail = w.chars().rev();
+        match (tail.next(), tail.next(), tail.next()) {
+            (Some(counter), Some(numeral), _)
+                if self.chars.person_counter.contains(&counter)
+                    && self.numerals.contains(&numeral) =>
+            {
+                true
+            }
+            (Some(b), Some(a), Some(family)) => {
+                a != b
+                    && self.chars.sibling.contains(&a)
+                    && self.chars.sibling.contains(&b)
+                    && (family == '家' || self.chars.clan.contains(&family))
+            }
+            _ => false,
+        }
+    }
+
+    /// The candidates that name several people: counts of people
+    /// (`counts_people`), and strings said before one at least a third of
+    /// the time, a coordination (王马 of 王马二人: 王朝 and 马汉).
+    pub(super) fn group_names<'a>(&self, m: &Measured<'a>) -> HashSet<&'a str> {
+        let mut counted: BTreeMap<&str, u32> = BTreeMap::new();
+        for (&w, st) in m.words.iter().zip(&m.stats) {
+            if !st.aux && self.counts_people(w) {
+                let tail: usize = w.chars().rev().take(2).map(char::len_utf8).sum();
+                *counted.entry(&w[..w.len() - tail]).or_default() += st.count;
+            }
+        }
+        m.words
+            .iter()
+            .zip(&m.stats)
+            .filter(|(&w, st)| {
+                self.counts_people(w) || counted.get(w).is_some_and(|&c| 3 * c >= st.count)
+            })
+            .map(|(&w, _)| w)
+            .collect()
+    }
 }
 
 #[cfg(test)]
