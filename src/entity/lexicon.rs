@@ -17,6 +17,7 @@
 //! | `aliases.tsv`        | `canonical<TAB>alias<TAB>…`          | one entity under several names        |
 //! | `cues.txt`           | `cue<TAB>class<TAB>weight`           | context cues (道, 率兵, 前往 …)       |
 //! | `slang_armies.txt`   | one word a line                      | a side's soldiers in speech (鬼子)    |
+//! | `faction_homographs.txt` | one word a line                  | polities that are also phrases (大明) |
 //!
 //! Lines starting with `#` and blank lines are skipped everywhere.
 
@@ -29,8 +30,8 @@ use std::sync::OnceLock;
 use crate::charset::CharSet;
 use crate::dicts::{
     ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, EPITHET_WORDS, FACTIONS,
-    FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, PLACES, PLACE_SUFFIXES, REALM_WORDS,
-    SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES, TRANSLIT_CHARS,
+    FACTION_HOMOGRAPHS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, PLACES,
+    PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES, TRANSLIT_CHARS,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -272,6 +273,9 @@ pub struct Lexicon {
     pub faction_suffixes: HashMap<String, u8>,
     /// Polities and peoples (multi-character names and single-character ones).
     pub factions: HashSet<String>,
+    /// Listed polities that are also ordinary phrases (天色大明, 明朝
+    /// "tomorrow"): factions only where the book reads them as polities.
+    pub faction_homographs: HashSet<String>,
     /// Well-known named armies (dict/armies.txt: 八路军, 湘军).
     pub armies: HashSet<String>,
     /// Well-known historical places.
@@ -321,6 +325,7 @@ impl Lexicon {
         lex.add_army_suffixes(Path::new("dict/army_suffixes.txt"), t.army_suffixes)?;
         lex.add_faction_suffixes(Path::new("dict/faction_suffixes.txt"), t.faction_suffixes)?;
         lex.factions.extend(jieba_words(t.factions));
+        lex.faction_homographs.extend(words(FACTION_HOMOGRAPHS));
         lex.armies.extend(jieba_words(t.armies));
         lex.places.extend(jieba_words(t.places));
         lex.stopwords.extend(words(t.stopwords));

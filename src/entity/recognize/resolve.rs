@@ -1240,7 +1240,146 @@ impl Recognizer {
     }
 }
 
+/// Whether a separator ends a sentence (for the factions said beside a
+/// homograph).
+fn ends_sentence(c: char) -> bool {
+    matches!(c, '。' | '！' | '？' | '!' | '?' | '\n')
+}
+
+/// What a listed polity that is also an ordinary phrase (大明, 明朝) needs
+/// at one of its mentions to be a faction; see `Recognizer::polity_read`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PolityContext {
+    /// A polity word after it (国 朝 军 …), a title (大明天子) or an era
+    /// (明朝末年, 大明年间).
+    pub after: bool,
+    /// A polity verb, pronoun or movement word before it (投大明, 我大明,
+    /// 往许国).
+    pub before: bool,
+    /// Another of the book's factions in the same sentence.
+    pub beside_faction: bool,
+}
+
+impl PolityContext {
+    pub(super) fn reads_as_polity(self) -> bool {
+        self.after || self.before || self.beside_faction
+    }
+}
+
 impl Recognizer {
+    /// Listed factions that are also ordinary phrases
+    /// (`dict/faction_homographs.txt`: 天色大明 "broad daylight", 明朝
+    /// "tomorrow morning") stay factions only where at least one mention
+    /// reads as a polity (`PolityContext`); a book that never does uses the
+    /// phrase.
+    pub(super) fn drop_homograph_factions(
+        &self,
+        decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        let homographs: Vec<String> = decided
+            .iter()
+            .filter(|d| {
+                d.kind == EntityType::Faction && self.lex.faction_homographs.contains(&d.name)
+            })
+            .map(|d| d.name.clone())
+            .collect();
+        if homographs.is_empty() {
+            return decided;
+        }
+        // The book's other factions of two or more characters, by any name.
+        let others: Vec<String> = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Faction && !homographs.contains(&d.name))
+            .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
+            .filter(|w| w.chars().count() >= 2 && !homographs.contains(*w))
+            .cloned()
+            .collect();
+        let ac = aho_corasick::AhoCorasickBuilder::new()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(&homographs)
+            .expect("faction names build an automaton");
+        let mut read = vec![false; homographs.len()];
+        for hit in runs.find_all(&ac) {
+            let h = hit.pattern as usize;
+            if read[h] {
+                continue;
+            }
+            let run = runs.at(hit.run as usize);
+            let i = run
+                .off
+                .binary_search(&hit.start)
+                .expect("a hit starts at a character");
+            let j = i + homographs[h].chars().count();
+            let sentence = || {
+                let r = hit.run as usize;
+                let mut a = r;
+                while a > 0 && {
+                    let prev = runs.at(a - 1);
+                    prev.chapter == run.chapter && !ends_sentence(prev.after)
+                } {
+                    a -= 1;
+                }
+                let mut b = r;
+                while b + 1 < runs.len()
+                    && !ends_sentence(runs.at(b).after)
+                    && runs.at(b + 1).chapter == run.chapter
+                {
+                    b += 1;
+                }
+                (a..=b).map(|k| runs.at(k).text).collect::<Vec<_>>()
+            };
+            read[h] = self
+                .polity_read(&run, i, j, &others, sentence)
+                .reads_as_polity();
+        }
+        decided
+            .into_iter()
+            .filter(|d| {
+                homographs
+                    .iter()
+                    .position(|w| *w == d.name)
+                    .is_none_or(|h| read[h])
+            })
+            .collect()
+    }
+
+    /// How the mention at characters `i..j` of `run` reads: its neighbours
+    /// in the run, and (asked only when they say nothing) whether one of
+    /// `others` is in its sentence.
+    pub(super) fn polity_read<'t>(
+        &self,
+        run: &Run<'t>,
+        i: usize,
+        j: usize,
+        others: &[String],
+        sentence: impl FnOnce() -> Vec<&'t str>,
+    ) -> PolityContext {
+        let n = run.len();
+        let after = j < n && {
+            let next = run.ch(j);
+            self.chars.polity_after.contains(&next)
+                || matches!(next, '年' | '末' | '初')
+                || (j + 2..=(j + 3).min(n)).any(|k| self.titles.contains_key(run.sub(j, k)))
+        };
+        let before = i > 0 && {
+            let prev = run.ch(i - 1);
+            self.chars.polity_before.contains(&prev)
+                || self.chars.polity_before_weak.contains(&prev)
+                || self.chars.pronoun.contains(&prev)
+                || (1..=2.min(i)).any(|k| self.cue(run.sub(i - k, i), CueClass::Movement) > 0)
+        };
+        let beside_faction = !(after || before)
+            && sentence()
+                .iter()
+                .any(|text| others.iter().any(|w| text.contains(w.as_str())));
+        PolityContext {
+            after,
+            before,
+            beside_faction,
+        }
+    }
+
     /// Drops the lexicon's places and factions that the book only says
     /// inside set phrases: at every occurrence, a four-character word of
     /// the dictionary that is no name covers it (西藏 in 东躲西藏 "hide
@@ -1693,6 +1832,57 @@ mod tests {
             let got = r.inside_set_phrase(text, start, start + place.len());
             assert_eq!(got, want, "{text} {place}");
         }
+    }
+
+    #[test]
+    fn a_homograph_faction_reads_as_a_polity_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let others = ["霜月宗".to_string()];
+        // (text, the homograph, reads as a polity); the whole text is the
+        // mention's sentence.
+        let table = [
+            ("天色大明，众人上山来。", "大明", false),
+            ("明朝你便少做些炊饼。", "明朝", false),
+            ("壮士一身已许国，此行不回。", "许国", false),
+            ("保家卫国，人人有责。", "卫国", false),
+            // a pronoun before it, a title after it
+            ("我大明天子有旨。", "大明", true),
+            // an era after it
+            ("明朝末年，天下大乱。", "明朝", true),
+            // a polity verb and a movement word before it
+            ("兵马投大明去了。", "大明", true),
+            ("次日前往许国献剑。", "许国", true),
+            // another of the book's factions in its sentence
+            ("换言之，明朝只需守住关口，霜月宗必不敢来。", "明朝", true),
+        ];
+        for (text, word, want) in table {
+            let store = RunStore::new(&[text]);
+            let runs = store.runs();
+            let run = runs.iter().find(|run| run.text.contains(word)).unwrap();
+            let start = run.text.find(word).unwrap() as u32;
+            let i = run.off.binary_search(&start).unwrap();
+            let j = i + word.chars().count();
+            let got = r.polity_read(&run, i, j, &others, || vec![text]);
+            assert_eq!(got.reads_as_polity(), want, "{text} {got:?}");
+        }
+    }
+
+    #[test]
+    fn a_homograph_faction_goes_where_no_mention_reads_as_one() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let faction = |name: &str| Decided {
+            name: name.to_string(),
+            kind: EntityType::Faction,
+            score: 0.9,
+            evidence: std::iter::once("lex").collect(),
+            aliases: BTreeSet::new(),
+            count: 2,
+        };
+        let text = "天色大明，众人上山来。明朝末年，天下大乱。明朝你便少做些。";
+        let store = RunStore::new(&[text]);
+        let kept = r.drop_homograph_factions(vec![faction("大明"), faction("明朝")], &store.runs());
+        let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["明朝"]);
     }
 
     #[test]
