@@ -142,6 +142,8 @@ pub struct CharClasses {
     pub side_slang: CharSet,
     pub name_word: CharSet,
     pub clan: CharSet,
+    /// After a surname and 家, a family's village (柯家堡).
+    pub village: CharSet,
     pub magnitude: CharSet,
     pub head_count: CharSet,
     /// Counters of people after a numeral (二人, 三位).
@@ -212,6 +214,7 @@ impl CharClasses {
             side_slang: take("side_slang")?,
             name_word: take("name_word")?,
             clan: take("clan")?,
+            village: take("village")?,
             magnitude: take("magnitude")?,
             head_count: take("head_count")?,
             person_counter: take("person_counter")?,

@@ -1274,6 +1274,7 @@ impl Recognizer {
             model.predict(&x)[model::NONE] >= TAGGED_VETO
         };
         let first = self.add_tagged(first, runs, m, &refused, &model_refuses);
+        let first = self.add_family_villages(first, m);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

@@ -710,7 +710,7 @@ impl Recognizer {
                 return None;
             }
             // X + a word that ends in the suffix character (山地丘陵, 两侧山崖);
-            // not a family's village (卢家庄, though 家庄 is a word).
+            // not a family's village (柯家庄, though 家庄 is a word).
             let family_place = stem_chars >= 2
                 && chars[stem_chars - 1] == '家'
                 && self

@@ -1267,6 +1267,48 @@ impl PolityContext {
 }
 
 impl Recognizer {
+    /// Whether `w` names a family's village: a surname of weight at least
+    /// 2, 家 and a village character (柯家堡, 欧阳家寨).
+    pub(super) fn family_village(&self, w: &str) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        self.surname(&chars, w).is_some_and(|(sl, weight)| {
+            weight >= 2
+                && chars.len() == sl + 2
+                && chars[sl] == '家'
+                && self.chars.village.contains(&chars[sl + 1])
+        })
+    }
+
+    /// A family's village the rules and the model left undecided (said
+    /// once or twice, with no cue: 往苏家村去) is a place, unless a word
+    /// runs across its edge (柯家庄稼) or it is part of a decided name.
+    pub(super) fn add_family_villages(
+        &self,
+        mut first: Vec<Decided>,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let added: Vec<Decided> = m
+            .words
+            .iter()
+            .zip(&m.stats)
+            .filter(|&(&w, st)| {
+                !st.aux
+                    && st.count > 0
+                    && 2 * (st.left_bad + st.right_bad) < st.count
+                    && self.family_village(w)
+                    && !known.iter().any(|k| k.contains(w))
+            })
+            .map(|(&w, st)| decided(w, EntityType::Place, 0.5, &["sfx", "sur"], st))
+            .collect();
+        if added.is_empty() {
+            return first;
+        }
+        first.extend(added);
+        first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
+        first
+    }
+
     /// Listed factions that are also ordinary phrases
     /// (`dict/faction_homographs.txt`: 天色大明 "broad daylight", 明朝
     /// "tomorrow morning") stay factions only where at least one mention
@@ -1832,6 +1874,38 @@ mod tests {
             let got = r.inside_set_phrase(text, start, start + place.len());
             assert_eq!(got, want, "{text} {place}");
         }
+    }
+
+    #[test]
+    fn a_familys_village_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let table = [
+            ("柯家堡", true),
+            ("苏家村", true),
+            ("欧阳家寨", true),
+            // 法 is a surname of weight 1 (a common character)
+            ("法家村", false),
+            ("这家庄", false),
+            ("柯家店", false),
+            ("柯家庄园", false),
+            ("柯家", false),
+        ];
+        for (w, want) in table {
+            assert_eq!(r.family_village(w), want, "{w}");
+        }
+    }
+
+    #[test]
+    fn a_familys_village_said_once_is_a_place() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let text = "次日骑了驴儿，往苏家村去讲亲。柯北辰在柯家庄稼地里。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let added = r.add_family_villages(Vec::new(), &m);
+        let names: Vec<(&str, EntityType)> =
+            added.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+        assert_eq!(names, [("苏家村", EntityType::Place)]);
     }
 
     #[test]
