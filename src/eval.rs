@@ -371,7 +371,7 @@ a.txt,place,居庸关,,yes,
 a.txt,place,南口,居庸关南口,optional,\"accepted, not required\"
 a.txt,army,辽兵,辽军,yes,
 a.txt,faction,辽,辽人,yes,
-b.txt,person,李信,,yes,
+b.txt,person,柯北辰,,yes,
 ";
 
     fn ex(kind: EntityType, names: &[&str]) -> Extracted {
@@ -460,7 +460,7 @@ b.txt,person,李信,,yes,
             &g,
             "b.txt",
             &[
-                ex(EntityType::Person, &["李信"]),
+                ex(EntityType::Person, &["柯北辰"]),
                 ex(EntityType::Person, &["二人"]),
             ],
         ));

@@ -93,7 +93,7 @@ fn long_line_caps_each_mentions_sentence() {
 #[test]
 fn five_megabyte_line_is_analyzed_in_linear_time() {
     let d = Dir::new();
-    let unit = "耶律挞烈率军至锦州北平军守永乐城岳飞领兵宋江道金兵攻打走了很久的路";
+    let unit = "柯北辰率军至苏州霜月军守青石城韩铁衣领兵石敢当道苏青禾攻打走了很久的路";
     let f = d.write("line.txt", unit.repeat(5_000_000 / unit.len()));
     let start = Instant::now();
     zhnovel(&["analyze", p(&f), "-o", p(&d.path("out")), "-q"]).success();
