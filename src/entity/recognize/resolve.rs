@@ -1578,6 +1578,20 @@ impl Recognizer {
         persons: &HashSet<&str>,
     ) -> bool {
         const WORD_MAX: usize = 4;
+        // 日本人, 日本鬼子: the state's people, or its soldiers in common
+        // speech, written after its name; a word from inside the name
+        // across its right edge (本人) is then no slip, one across its
+        // left edge still is (然后|金兵).
+        let after = &text[end..];
+        let people_after = after
+            .chars()
+            .next()
+            .is_some_and(|c| self.chars.polity_after.contains(&c))
+            || self
+                .lex
+                .slang_armies
+                .iter()
+                .any(|w| after.starts_with(w.as_str()));
         let before: Vec<char> = text[..start].chars().rev().take(WORD_MAX - 1).collect();
         let name: Vec<char> = text[start..end].chars().collect();
         let window: Vec<char> = before
@@ -1598,7 +1612,7 @@ impl Recognizer {
             (a + 2..=(a + WORD_MAX).min(window.len())).any(|b| {
                 let overlaps = a < e && b > s;
                 let within = a >= s && b <= e;
-                if !overlaps || within {
+                if !overlaps || within || (people_after && a >= s) {
                     return false;
                 }
                 let word: String = window[a..b].iter().collect();
@@ -1974,6 +1988,10 @@ mod tests {
             ("北燕大军南下", "北燕", false),
             ("昔日南唐时，", "南唐", false),
             ("柯北辰投了霜月宗", "霜月宗", false),
+            // the state's people and its soldiers in common speech
+            ("日本人占了县城", "日本", false),
+            ("日本鬼子进村了", "日本", false),
+            ("然后金兵大至", "后金", true),
         ];
         for (text, faction, want) in table {
             let start = text.find(faction).unwrap();
