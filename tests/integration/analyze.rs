@@ -405,6 +405,33 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
     assert_eq!(kind("警卫连"), None);
 }
 
+/// Fiction of the war against Japan (an invented text): a base area said in
+/// passing (延安, a listed place), the enemy state said only before its
+/// people or its soldiers (日本人, 日本鬼子: no segmentation slip), the
+/// period's name for the Japanese army (皇军) and the parties.
+#[test]
+fn resistance_war_fiction_gives_its_base_area_enemy_state_and_armies() {
+    let d = Dir::new();
+    let out = analyze_invented(&d, "resistance-war-invented.txt");
+    let kind = |name: &str| entity_row(&out, name).map(|r| r[1].to_string());
+    for (name, want) in [
+        ("霍长庚", "person"),
+        ("周慕白", "person"),
+        ("孙德胜", "person"),
+        ("延安", "place"),
+        ("鹰嘴崖", "place"),
+        ("日本", "faction"),
+        ("国民党", "faction"),
+        ("共产党", "faction"),
+        ("皇军", "army"),
+        ("八路军", "army"),
+        ("鬼子", "army"),
+        ("伪军", "army"),
+    ] {
+        assert_eq!(kind(name).as_deref(), Some(want), "{name}");
+    }
+}
+
 /// Runs `analyze` on one of the invented texts of tests/data; its output dir.
 fn analyze_invented(d: &Dir, file: &str) -> std::path::PathBuf {
     let out = d.path("out");
