@@ -1,7 +1,9 @@
 //! Resolve: decisions that look at several candidates at once: nested names,
 //! names straddling a stronger one, coordination, counts of people (王马二人)
-//! and the coordinated surnames said before them, armies merged by stem, and
-//! one-character factions from army stems and polity contexts.
+//! and the coordinated surnames said before them, armies merged by stem,
+//! one-character factions from army stems and polity contexts, listed
+//! polities that are also ordinary phrases (kept only where read as
+//! polities), and families' villages said once.
 
 use super::*;
 
@@ -1337,10 +1339,11 @@ impl Recognizer {
             .filter(|w| w.chars().count() >= 2 && !homographs.contains(*w))
             .cloned()
             .collect();
-        let ac = aho_corasick::AhoCorasickBuilder::new()
-            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
-            .build(&homographs)
-            .expect("faction names build an automaton");
+        let ac = crate::entity::name_matcher(
+            &homographs,
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
         let mut read = vec![false; homographs.len()];
         for hit in runs.find_all(&ac) {
             let h = hit.pattern as usize;
