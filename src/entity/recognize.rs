@@ -1371,6 +1371,7 @@ impl Recognizer {
         let all = self.bind_declared(all, runs);
         phases.mark(t0, "decide: declared");
         let all = self.bind_birth_order(all, runs);
+        let all = self.bind_vocative_given_names(all, runs);
         let all = self.bind_faction_prefixed(all);
         phases.mark(t0, "decide: birth order");
         // Again, now that epithets say their person's chapters too.

@@ -1,10 +1,100 @@
 //! Aliases: alias lists (built-in lines only for books that name the
 //! canonical entity, the user's always), courtesy names the text states,
-//! and names stated as 姓X名Y.
+//! names stated as 姓X名Y, and given names said alone as a vocative.
 
 use super::*;
 
+/// Times a given name must stand alone between punctuation (清欢，你…) to
+/// be taken for its person.
+const MIN_VOCATIVE: usize = 2;
+
 impl Recognizer {
+    /// A person's two-character given name said alone between punctuation
+    /// at least `MIN_VOCATIVE` times (“清欢，你放心”: the form people use
+    /// to call one another in modern fiction, where no cue follows it, so no
+    /// rule proposes it) joins that person (evidence `alias`), when one
+    /// person only has that given name and it is no word of the dictionary
+    /// nor any other name (沉舟 of 破釜沉舟 is a word: left alone), nor a
+    /// cue or a form of address.
+    pub(super) fn bind_vocative_given_names(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        let names: HashSet<&str> = decided
+            .iter()
+            .flat_map(|d| {
+                std::iter::once(d.name.as_str()).chain(d.aliases.iter().map(String::as_str))
+            })
+            .collect();
+        // Given name → the one person who has it (None once two do).
+        let mut holder: BTreeMap<String, Option<usize>> = BTreeMap::new();
+        for (i, d) in decided.iter().enumerate() {
+            if d.kind != EntityType::Person {
+                continue;
+            }
+            let chars: Vec<char> = d.name.chars().collect();
+            let Some((sl, weight)) = self.surname(&chars, &d.name) else {
+                continue;
+            };
+            if weight < 2 || chars.len() != sl + 2 {
+                continue;
+            }
+            let given: String = chars[sl..].iter().collect();
+            // 大呼 (a cue), 小乙 (a form of address anyone may bear): no
+            // given name of one person.
+            let first = chars[sl];
+            if names.contains(given.as_str())
+                || self.vocab.has_word(&given)
+                || self.lex.cues.contains_key(&given)
+                || self.chars.birth_order.contains(&first)
+                || self.chars.address_prefix.contains(&first)
+                || self.chars.nickname_prefix.contains(&first)
+                || self.is_generic(&given)
+                || self.titles.contains_key(&given)
+                || given.chars().any(|c| self.is_function_char(c))
+            {
+                continue;
+            }
+            holder
+                .entry(given)
+                .and_modify(|h| *h = None)
+                .or_insert(Some(i));
+        }
+        holder.retain(|_, h| h.is_some());
+        if holder.is_empty() {
+            return decided;
+        }
+        let counts: BTreeMap<&str, usize> = runs
+            .slices()
+            .par_iter()
+            .map(|part| {
+                let mut local: BTreeMap<&str, usize> = BTreeMap::new();
+                for run in part.iter() {
+                    if let Some((given, _)) = holder.get_key_value(run.text) {
+                        *local.entry(given.as_str()).or_default() += 1;
+                    }
+                }
+                local
+            })
+            .reduce(BTreeMap::new, |mut a, b| {
+                for (k, n) in b {
+                    *a.entry(k).or_default() += n;
+                }
+                a
+            });
+        for (given, n) in counts {
+            if n < MIN_VOCATIVE {
+                continue;
+            }
+            if let Some(Some(i)) = holder.get(given) {
+                decided[*i].aliases.insert(given.to_string());
+                decided[*i].evidence.insert("alias");
+            }
+        }
+        decided
+    }
+
     /// Aliases from the lexicon's alias lists and from courtesy names
     /// stated in the text (董卓字仲颖, 刘备，字玄德).
     pub(super) fn add_aliases(
@@ -365,6 +455,35 @@ mod tests {
     use super::*;
     use crate::entity::corpus::RunStore;
     use crate::entity::Lexicon;
+
+    #[test]
+    fn a_given_name_said_alone_as_a_vocative_joins_its_one_person() {
+        let r = Recognizer::new(Lexicon::builtin());
+        let person =
+            |name: &str| decided_owned(name.to_string(), EntityType::Person, 0.9, &["sur"], 5);
+        let aliases = |persons: &[&str], text: &str| -> Vec<(String, Vec<String>)> {
+            let store = RunStore::new(&[text]);
+            let decided = persons.iter().map(|p| person(p)).collect();
+            r.bind_vocative_given_names(decided, &store.runs())
+                .into_iter()
+                .map(|d| (d.name, d.aliases.into_iter().collect()))
+                .collect()
+        };
+        let text = "“青禾，你来了。”苏青禾点了点头。“青禾！”“大呼，快走。”“大呼！”";
+        assert_eq!(
+            aliases(&["苏青禾", "方大呼"], text),
+            [
+                ("苏青禾".to_string(), vec!["青禾".to_string()]),
+                // 大呼 is a cue ("cries out"), no one's given name.
+                ("方大呼".to_string(), vec![]),
+            ]
+        );
+        // Said alone once only; or a given name two people share.
+        let once = "“青禾，你来了。”苏青禾点了点头。";
+        assert_eq!(aliases(&["苏青禾"], once)[0].1, Vec::<String>::new());
+        let shared = aliases(&["苏青禾", "柯青禾"], text);
+        assert!(shared.iter().all(|(_, a)| a.is_empty()), "{shared:?}");
+    }
 
     #[test]
     fn names_stated_as_surname_and_given_name_by_table() {
