@@ -2106,6 +2106,13 @@ mod tests {
             &["月门", "匠帮"],
         ),
         (
+            "a sect's head named with 的 between (X门的门主) makes it a faction as well, but a county's magistrate (X县的县主) does not",
+            "众人来到霜月门，又往霜月门去。霜月门的门主出来迎接，霜月门的门主笑道：“请。”\
+             他们到了青禾县，青禾县的县主出来迎接，青禾县的县主笑道：“请。”青禾县的县主又道：“坐。”",
+            &[(Faction, "霜月门"), (Place, "青禾县")],
+            &[],
+        ),
+        (
             "a place its people move to more often than they name its head stays a place",
             "众人来到霜月谷外，又往霜月谷去，回到霜月谷中，霜月谷谷主出来迎接。",
             &[(Place, "霜月谷")],

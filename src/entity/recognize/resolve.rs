@@ -1041,7 +1041,8 @@ impl Recognizer {
     }
 
     /// Sects named by their heads' titles: a name whose last character
-    /// the next words repeat before 主 (霜月门门主, 霜月阁少阁主, 石匠帮帮主)
+    /// the next words repeat before 主 (霜月门门主, 霜月阁少阁主, 石匠帮帮主,
+    /// 霜月门的门主)
     /// is an organisation with a head, whatever its suffix usually names
     /// (门 a gate, 阁 a pavilion, 谷 a valley) and however ordinary its stem
     /// (石匠). The name is the two- or three-character stem + that
@@ -1066,10 +1067,16 @@ impl Recognizer {
                     continue;
                 }
                 let suffix = run.ch(i - 1);
-                // X门门主, or X阁少阁主.
-                let end = if run.ch(i - 2) == suffix {
+                // X门门主, X阁少阁主, or X门的门主 (but X县的县主 is a
+                // county's magistrate).
+                let between = run.ch(i - 2);
+                let end = if between == suffix {
                     i - 1
-                } else if run.ch(i - 2) == '少' && i >= 4 && run.ch(i - 3) == suffix {
+                } else if (between == '少'
+                    || (between == '的' && !self.chars.settlement.contains(&suffix)))
+                    && i >= 4
+                    && run.ch(i - 3) == suffix
+                {
                     i - 2
                 } else {
                     continue;
