@@ -253,6 +253,9 @@ pub struct Lexicon {
     /// Titles marked `lady` (also family titles): the lady of a house, one
     /// woman at a time (夫人, 太太), unlike a daughter or son (小姐, 公子).
     pub lady_titles: HashSet<String>,
+    /// Titles marked `religious`: an adept's or immortal's, after the
+    /// sobriquet the adept goes by (道人, 真人, 禅师: 青霞真人).
+    pub religious_titles: HashSet<String>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
     /// Words after a name that make it stand for a realm (X天下, X营).
@@ -498,7 +501,7 @@ impl Lexicon {
         Ok(())
     }
 
-    /// Adds `title<TAB>pre|post|both[<TAB>family|consort|lady]` lines.
+    /// Adds `title<TAB>pre|post|both[<TAB>family|consort|lady|religious]` lines.
     pub fn add_titles(&mut self, path: &Path, text: &str) -> Result<()> {
         for (line_no, line) in lines(text) {
             let (word, rest) = split_tab(line);
@@ -516,12 +519,15 @@ impl Lexicon {
                     self.family_titles.insert(word.to_string());
                     self.lady_titles.insert(word.to_string());
                 }
+                "religious" => {
+                    self.religious_titles.insert(word.to_string());
+                }
                 other => {
                     return Err(dict_error(
                         path,
                         line_no,
                         &format!(
-                            "a title's third column must be family, consort, lady or empty, not '{other}'"
+                            "a title's third column must be family, consort, lady, religious or empty, not '{other}'"
                         ),
                     ))
                 }
@@ -777,10 +783,15 @@ mod tests {
     fn titles_read_their_position_and_family_mark() {
         let mut lex = Lexicon::empty();
         let p = Path::new("t.txt");
-        lex.add_titles(p, "丞相\tboth\n夫人\tpost\tlady\n皇后\tpost\tconsort\n")
-            .unwrap();
+        lex.add_titles(
+            p,
+            "丞相\tboth\n夫人\tpost\tlady\n皇后\tpost\tconsort\n真人\tpost\treligious\n",
+        )
+        .unwrap();
         assert_eq!(lex.titles.get("夫人"), Some(&TitlePosition::Post));
         assert!(lex.family_titles.contains("夫人") && !lex.family_titles.contains("丞相"));
+        assert!(lex.religious_titles.contains("真人") && !lex.religious_titles.contains("夫人"));
+        assert!(!lex.family_titles.contains("真人"));
         assert!(lex.family_titles.contains("皇后") && lex.consort_titles.contains("皇后"));
         assert!(!lex.consort_titles.contains("夫人"));
         assert!(lex.family_titles.contains("夫人") && lex.lady_titles.contains("夫人"));

@@ -50,7 +50,7 @@
 //! | `say`   | followed by a speech cue (X道, X笑道, X曰, X问道 …)                        |
 //! | `act`   | followed by an action cue (X率兵, X领着, X兵马 …), perhaps after an adverb |
 //! | `cmd`   | preceded by a command or object cue (令X, 遣X, 擒住X …)                   |
-//! | `ttl`   | next to a title (X将军, 都统X), or a reign name + 帝 (天祚帝)             |
+//! | `ttl`   | next to a title (X将军, 都统X), a reign name + 帝 (天祚帝), or an adept's sobriquet + religious title (青霞真人) |
 //! | `mov`   | preceded by a movement cue (到/往/至/入/攻/守/屯/前往 X)                  |
 //! | `loc`   | followed by a location cue (X城下, X一带, X之战, X关隘)                   |
 //! | `sfx`   | ends with a place suffix (`dict/place_suffixes.txt`), or an army whose stem does |
@@ -1275,6 +1275,7 @@ impl Recognizer {
         };
         let first = self.add_tagged(first, runs, m, &refused, &model_refuses);
         let first = self.add_family_villages(first, m);
+        let first = self.add_titled_sobriquets(first, m);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

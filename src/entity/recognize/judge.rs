@@ -29,6 +29,10 @@ fn counted_troops(st: &Stat) -> bool {
 /// How often a sobriquet + title (太乙真人) must be said to be a name.
 const TITLED_MIN_COUNT: u32 = 3;
 
+/// How often an adept's sobriquet + religious title must be said, with
+/// cues at a fifth, to be a name when the model did not take it.
+const TITLED_STRONG_MIN: u32 = 5;
+
 /// Times a surname + 夫人/太太 must be said to be a person of its own.
 const LADY_MIN_COUNT: u32 = 5;
 
@@ -409,6 +413,45 @@ impl Recognizer {
                         || self.chars.pronoun.contains(c)
                 })
         })
+    }
+
+    /// Whether the candidate is an adept's sobriquet of two or three
+    /// characters and a religious title (`dict/titles.txt`: 青霞真人,
+    /// 寒光圣母), said as often and as variously as a main character:
+    /// at least `TITLED_STRONG_MIN` times, with person cues at a fifth of
+    /// them, different characters either side, and seldom after a
+    /// demonstrative. The sobriquet may be an ordinary noun (寒光) or
+    /// start with a function character (多闻), but it is no verb or
+    /// adjective (云游|道人, 胖大|和尚: a role, not a name), holds no
+    /// numeral, pronoun, demonstrative or group word (一个|和尚, 众|长老),
+    /// and is no title or generic word.
+    pub(super) fn titled_sobriquet(&self, w: &str, st: &Stat) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        let len = chars.len();
+        if !(4..=5).contains(&len) || st.count < TITLED_STRONG_MIN {
+            return false;
+        }
+        let (stem, title) = (&chars[..len - 2], &chars[len - 2..]);
+        let title: String = title.iter().collect();
+        let stem_text: String = stem.iter().collect();
+        let cues = st.person_cues();
+        let (ld, rd) = self.diversity(st);
+        let tag = self.vocab.tag(&stem_text);
+        self.lex.religious_titles.contains(&title)
+            && cues >= 3
+            && (cues as f64) >= 0.2 * st.count as f64
+            && ld >= 3
+            && rd >= 3
+            && st.after_demonstrative * 5 < st.count
+            && !self.titles.contains_key(&stem_text)
+            && !self.is_generic(&stem_text)
+            && !(self.vocab.has_word(&stem_text) && (tag.starts_with('v') || tag.starts_with('a')))
+            && !stem.iter().any(|c| {
+                self.numerals.contains(c)
+                    || self.chars.pronoun.contains(c)
+                    || self.chars.demonstrative.contains(c)
+                    || self.chars.group.contains(c)
+            })
     }
 
     pub(super) fn person_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {

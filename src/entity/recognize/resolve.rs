@@ -3,7 +3,9 @@
 //! and the coordinated surnames said before them, armies merged by stem,
 //! one-character factions from army stems and polity contexts, listed
 //! polities that are also ordinary phrases (kept only where read as
-//! polities), and families' villages said once.
+//! polities), families' villages said once, and adepts named by a
+//! sobriquet and a religious title (bound to the sobriquet when it is a
+//! person).
 
 use super::*;
 
@@ -1318,6 +1320,43 @@ impl Recognizer {
         first
     }
 
+    /// Adepts named by a sobriquet and a religious title (青霞真人, 玄冥圣母)
+    /// that the rules and the model left undecided (`titled_sobriquet`)
+    /// are persons; when the sobriquet alone is a decided person (青霞),
+    /// the titled form is that person's alias instead.
+    pub(super) fn add_titled_sobriquets(
+        &self,
+        mut first: Vec<Decided>,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        let titled: Vec<(&str, &Stat)> = {
+            let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+            m.words
+                .iter()
+                .zip(&m.stats)
+                .filter(|&(&w, st)| !st.aux && !known.contains(w) && self.titled_sobriquet(w, st))
+                .map(|(&w, st)| (w, st))
+                .collect()
+        };
+        if titled.is_empty() {
+            return first;
+        }
+        for (w, st) in titled {
+            let stem: String = w.chars().take(w.chars().count() - 2).collect();
+            match first
+                .iter_mut()
+                .find(|d| d.kind == EntityType::Person && d.name == stem)
+            {
+                Some(person) => {
+                    person.aliases.insert(w.to_string());
+                }
+                None => first.push(decided(w, EntityType::Person, 0.5, &["ttl"], st)),
+            }
+        }
+        first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
+        first
+    }
+
     /// Listed factions that are also ordinary phrases
     /// (`dict/faction_homographs.txt`: 天色大明 "broad daylight", 明朝
     /// "tomorrow morning") stay factions only where at least one mention
@@ -1930,6 +1969,57 @@ mod tests {
         let names: Vec<(&str, EntityType)> =
             added.iter().map(|d| (d.name.as_str(), d.kind)).collect();
         assert_eq!(names, [("苏家村", EntityType::Place)]);
+    }
+
+    #[test]
+    fn an_adepts_sobriquet_and_religious_title_said_often_is_a_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 寒光 is an ordinary word (cold gleam); 修行 a verb and a monk who
+        // begs (化缘) said after 那: roles, not names; 青霞 is a person.
+        let adept = |name: &str, before: &str| {
+            format!(
+                "{name}道：“贫道来也。”众人见{before}{name}大怒，只见{name}骑鹿而来。\
+                 {name}笑曰：“好。”童儿报与{before}{name}知道。{name}问曰：“何人？”\
+                 却说{before}{name}回洞。"
+            )
+        };
+        let text = [
+            adept("寒光圣母", ""),
+            adept("修行道人", ""),
+            adept("化缘和尚", "那"),
+            adept("青霞真人", ""),
+            "青霞道：“请了。”".to_string(),
+        ]
+        .concat();
+        let text = text.as_str();
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        for role in ["修行道人", "化缘和尚"] {
+            assert!(!r.titled_sobriquet(role, m.stat(role).unwrap()), "{role}");
+        }
+        let first = vec![decided_owned(
+            "青霞".to_string(),
+            EntityType::Person,
+            0.9,
+            &["say"],
+            1,
+        )];
+        let added = r.add_titled_sobriquets(first, &m);
+        let got: Vec<(&str, EntityType, Vec<&str>)> = added
+            .iter()
+            .map(|d| {
+                let aliases = d.aliases.iter().map(String::as_str).collect();
+                (d.name.as_str(), d.kind, aliases)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("寒光圣母", EntityType::Person, vec![]),
+                ("青霞", EntityType::Person, vec!["青霞真人"]),
+            ]
+        );
     }
 
     #[test]
