@@ -166,6 +166,8 @@ pub struct CharClasses {
     pub nickname_prefix: CharSet,
     /// Kinship terms: after 阿 a relative (阿叔), not a nickname.
     pub kin: CharSet,
+    /// After a two-character name, a named battle array (X阵): a place.
+    pub array: CharSet,
 }
 
 impl CharClasses {
@@ -228,6 +230,7 @@ impl CharClasses {
             address_prefix: take("address_prefix")?,
             nickname_prefix: take("nickname_prefix")?,
             kin: take("kin")?,
+            array: take("array")?,
         })
     }
 }

@@ -1276,6 +1276,7 @@ impl Recognizer {
         let first = self.add_tagged(first, runs, m, &refused, &model_refuses);
         let first = self.add_family_villages(first, m);
         let first = self.add_titled_sobriquets(first, m);
+        let first = self.add_named_arrays(first, runs);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

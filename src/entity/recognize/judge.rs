@@ -33,6 +33,20 @@ const TITLED_MIN_COUNT: u32 = 3;
 /// cues at a fifth, to be a name when the model did not take it.
 const TITLED_STRONG_MIN: u32 = 5;
 
+/// How often a named battle array must be said to be a place.
+const ARRAY_MIN_COUNT: u32 = 3;
+
+/// What a book says around a possible battle array (`named_array`): how
+/// often, the characters before and after it (any punctuation counts as
+/// one), and how often a movement cue stands right before it (入X阵).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(super) struct ArraySeen {
+    pub count: u32,
+    pub left: BTreeSet<char>,
+    pub right: BTreeSet<char>,
+    pub entered: u32,
+}
+
 /// Times a surname + 夫人/太太 must be said to be a person of its own.
 const LADY_MIN_COUNT: u32 = 5;
 
@@ -451,6 +465,51 @@ impl Recognizer {
                     || self.chars.pronoun.contains(c)
                     || self.chars.demonstrative.contains(c)
                     || self.chars.group.contains(c)
+            })
+    }
+
+    /// Whether a string is a named battle array: a two-character name +
+    /// an array character (`array` in `dict/chars.tsv`: 玄冰阵), said at
+    /// least `ARRAY_MIN_COUNT` times (`seen`) with different characters
+    /// either side, and entered or broken at least once (a movement cue
+    /// before it). Not a dictionary word (迷魂阵, 八卦阵: formations any
+    /// book names), and the stem is no verb nor starts with a movement
+    /// verb (摆开|阵, 来到|阵, 去见|阵前), holds no
+    /// pointer, pronoun or group word (破此|阵), does not end with a
+    /// numeral (杀一|阵), a side (冲宋|阵, 入番|阵) or a character that
+    /// makes a word with the array character (见对|阵, 马出|阵), and is no
+    /// title or generic word.
+    pub(super) fn named_array(&self, w: &str, seen: &ArraySeen) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        if chars.len() != 3 || !self.chars.array.contains(&chars[2]) {
+            return false;
+        }
+        let stem: String = chars[..2].iter().collect();
+        let tail: String = chars[1..].iter().collect();
+        let tag = self.vocab.tag(&stem);
+        let mut buf = [0u8; 4];
+        let movement_first = self
+            .cues
+            .get(chars[0].encode_utf8(&mut buf) as &str)
+            .is_some_and(|c| c[class_index(CueClass::Movement)] >= 2);
+        seen.count >= ARRAY_MIN_COUNT
+            && !movement_first
+            && seen.left.len() >= 2
+            && seen.right.len() >= 2
+            && seen.entered >= 1
+            && !self.vocab.has_word(w)
+            && !self.vocab.has_word(&tail)
+            && !(self.vocab.has_word(&stem) && (tag.starts_with('v') || tag.starts_with('a')))
+            && !self.titles.contains_key(&stem)
+            && !self.is_generic(&stem)
+            && !self.numerals.contains(&chars[1])
+            && !self.factions_1.contains(&chars[1].to_string())
+            && !self.chars.side_slang.contains(&chars[1])
+            && !chars[..2].iter().any(|c| {
+                self.chars.pronoun.contains(c)
+                    || self.chars.demonstrative.contains(c)
+                    || self.chars.group.contains(c)
+                    || self.chars.self_other.contains(c)
             })
     }
 

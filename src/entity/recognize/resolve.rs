@@ -3,10 +3,11 @@
 //! and the coordinated surnames said before them, armies merged by stem,
 //! one-character factions from army stems and polity contexts, listed
 //! polities that are also ordinary phrases (kept only where read as
-//! polities), families' villages said once, and adepts named by a
-//! sobriquet and a religious title (bound to the sobriquet when it is a
-//! person).
+//! polities), families' villages said once, adepts named by a sobriquet
+//! and a religious title (bound to the sobriquet when it is a person), and
+//! named battle arrays.
 
+use super::judge::ArraySeen;
 use super::*;
 
 /// The share of a name's mentions before a realm word that makes it a realm.
@@ -1293,11 +1294,7 @@ impl Recognizer {
     /// A family's village the rules and the model left undecided (said
     /// once or twice, with no cue: 往苏家村去) is a place, unless a word
     /// runs across its edge (柯家庄稼) or it is part of a decided name.
-    pub(super) fn add_family_villages(
-        &self,
-        mut first: Vec<Decided>,
-        m: &Measured,
-    ) -> Vec<Decided> {
+    pub(super) fn add_family_villages(&self, first: Vec<Decided>, m: &Measured) -> Vec<Decided> {
         let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
         let added: Vec<Decided> = m
             .words
@@ -1312,12 +1309,7 @@ impl Recognizer {
             })
             .map(|(&w, st)| decided(w, EntityType::Place, 0.5, &["sfx", "sur"], st))
             .collect();
-        if added.is_empty() {
-            return first;
-        }
-        first.extend(added);
-        first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
-        first
+        with_added(first, added)
     }
 
     /// Adepts named by a sobriquet and a religious title (青霞真人, 玄冥圣母)
@@ -1355,6 +1347,83 @@ impl Recognizer {
         }
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         first
+    }
+
+    /// Named battle arrays (`named_array`: 玄冰阵) are places, unless the
+    /// stem is a decided person's name (a general's array, 柯北辰阵, is
+    /// his formation) or the string is part of a decided name. The book is
+    /// read for them directly: the proposer offers a stem + 阵 only when
+    /// a cue happens to anchor it.
+    pub(super) fn add_named_arrays(&self, first: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let seen = self.arrays_seen(runs);
+        let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let persons: Vec<&str> = first
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.as_str())
+            .collect();
+        let added: Vec<Decided> = seen
+            .iter()
+            .filter(|(w, s)| {
+                !known.iter().any(|k| k.contains(w.as_str()))
+                    && !persons.iter().any(|p| {
+                        let stem: String = w.chars().take(2).collect();
+                        w.starts_with(p) || p.ends_with(stem.as_str())
+                    })
+                    && self.named_array(w, s)
+            })
+            .map(|(w, s)| {
+                decided_owned(w.clone(), EntityType::Place, 0.5, &["sfx", "mov"], s.count)
+            })
+            .collect();
+        with_added(first, added)
+    }
+
+    /// Every two characters + an array character in the book, with what
+    /// is said around them (`ArraySeen`), per slice in parallel.
+    fn arrays_seen(&self, runs: &Runs) -> BTreeMap<String, ArraySeen> {
+        let punct = '。';
+        let side = |c: char| if corpus::is_han(c) { c } else { punct };
+        runs.slices()
+            .par_iter()
+            .map(|part| {
+                let mut local: BTreeMap<String, ArraySeen> = BTreeMap::new();
+                for run in part.iter() {
+                    let n = run.len();
+                    for j in 2..n {
+                        if !self.chars.array.contains(&run.ch(j)) {
+                            continue;
+                        }
+                        let s = j - 2;
+                        let cell = local.entry(run.sub(s, j + 1).to_string()).or_default();
+                        cell.count += 1;
+                        cell.left
+                            .insert(if s > 0 { side(run.ch(s - 1)) } else { punct });
+                        cell.right.insert(if j + 1 < n {
+                            side(run.ch(j + 1))
+                        } else {
+                            punct
+                        });
+                        let entered = (1..=MAX_CUE.min(s)).any(|clen| {
+                            self.cues
+                                .get(run.sub(s - clen, s))
+                                .is_some_and(|c| c[class_index(CueClass::Movement)] >= 2)
+                        });
+                        cell.entered += u32::from(entered);
+                    }
+                }
+                local
+            })
+            .reduce(BTreeMap::new, |mut a, b| {
+                for (w, s) in b {
+                    let cell = a.entry(w).or_default();
+                    cell.count += s.count;
+                    cell.left.extend(s.left);
+                    cell.right.extend(s.right);
+                    cell.entered += s.entered;
+                }
+                a
+            })
     }
 
     /// Listed factions that are also ordinary phrases
@@ -1850,6 +1919,15 @@ impl Recognizer {
     }
 }
 
+/// The phase-1 decisions with `added` among them, in name order.
+fn with_added(mut first: Vec<Decided>, added: Vec<Decided>) -> Vec<Decided> {
+    if !added.is_empty() {
+        first.extend(added);
+        first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
+    }
+    first
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1971,6 +2049,11 @@ mod tests {
         assert_eq!(names, [("苏家村", EntityType::Place)]);
     }
 
+    /// A person the rules decided from speech cues, said `count` times.
+    fn said_person(name: &str, count: u32) -> Decided {
+        decided_owned(name.to_string(), EntityType::Person, 0.9, &["say"], count)
+    }
+
     #[test]
     fn an_adepts_sobriquet_and_religious_title_said_often_is_a_person() {
         let r = Recognizer::new(crate::entity::Lexicon::builtin());
@@ -1998,13 +2081,7 @@ mod tests {
         for role in ["修行道人", "化缘和尚"] {
             assert!(!r.titled_sobriquet(role, m.stat(role).unwrap()), "{role}");
         }
-        let first = vec![decided_owned(
-            "青霞".to_string(),
-            EntityType::Person,
-            0.9,
-            &["say"],
-            1,
-        )];
+        let first = vec![said_person("青霞", 1)];
         let added = r.add_titled_sobriquets(first, &m);
         let got: Vec<(&str, EntityType, Vec<&str>)> = added
             .iter()
@@ -2018,6 +2095,59 @@ mod tests {
             [
                 ("寒光圣母", EntityType::Person, vec![]),
                 ("青霞", EntityType::Person, vec!["青霞真人"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn named_battle_arrays_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let seen = |count: u32, left: &str, right: &str, entered: u32| ArraySeen {
+            count,
+            left: left.chars().collect(),
+            right: right.chars().collect(),
+            entered,
+        };
+        let varied = seen(6, "入破。", "中内。", 2);
+        let table = [
+            ("玄冰阵", varied.clone(), true),
+            // numerals may start an array's name (十绝阵 style)
+            ("七煞阵", varied.clone(), true),
+            ("迷魂阵", varied.clone(), false),
+            ("摆开阵", varied.clone(), false),
+            ("杀一阵", varied.clone(), false),
+            ("破此阵", varied.clone(), false),
+            ("冲宋阵", varied.clone(), false),
+            ("见对阵", varied.clone(), false),
+            ("去见阵", varied.clone(), false),
+            ("玄冰城", varied.clone(), false),
+            ("玄冰阵", seen(2, "入破。", "中内。", 2), false),
+            ("玄冰阵", seen(6, "入", "中内。", 2), false),
+            ("玄冰阵", seen(6, "入破。", "中内。", 0), false),
+        ];
+        for (w, s, want) in table {
+            assert_eq!(r.named_array(w, &s), want, "{w} {s:?}");
+        }
+    }
+
+    #[test]
+    fn a_named_battle_array_the_book_enters_is_a_place() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let text = "柯北辰摆下玄冰阵。苏青禾道：“我去破玄冰阵。”次日杀入玄冰阵中，\
+            玄冰阵内寒气逼人。柯北辰阵上大乱，众将又来到阵前，杀一阵，又杀一阵，再杀一阵。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let first = vec![said_person("柯北辰", 2)];
+        let added = r.add_named_arrays(first, &runs);
+        let got: Vec<(&str, EntityType, u32)> = added
+            .iter()
+            .map(|d| (d.name.as_str(), d.kind, d.count))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("柯北辰", EntityType::Person, 2),
+                ("玄冰阵", EntityType::Place, 4),
             ]
         );
     }
