@@ -414,7 +414,7 @@ mod tests {
     #[test]
     fn tag_at_gives_the_tag_of_tag_for_every_word() {
         let seg = Segmenter::new(true);
-        let text = "话说那宋江道：“兄弟们且去。”\n林冲和鲁智深到了五台山下，\n王教头私走延安府九纹龙大闹史家村";
+        let text = "话说那宋江道：“兄弟们且去。”\n林冲和鲁智深到了青禾山下，\n王教头私走延安府九纹龙大闹史家村";
         let tagged = seg.tag(text);
         let mut cut = Vec::new();
         seg.for_each_word(text, |w, s, e| cut.push((w, s, e)));

@@ -60,10 +60,10 @@
 //! | `poly`  | single-character faction: an army stem (秦军), X人 (金人), 伐X/入X, 宋金辽元四朝 |
 //! | `alias` | merged with names from an alias list, or 海阳 with 海阳城                 |
 //! | `zi`    | courtesy name stated in the text (董卓字仲颖, 刘备，字玄德)               |
-//! | `form`  | a surname + title form (蒋爷, 白五弟) bound to the one person the book names by it |
+//! | `form`  | a surname + title form (柯爷, 苏五弟) bound to the one person the book names by it |
 //! | `epithet` | a title or sobriquet written right before one full name at least three times (北刀韩千山), bound to that person |
 //! | `same`  | two persons the text declares one (X就是Y, X，即Y也, X原名Y, 改名Y的X), merged |
-//! | `order` | a surname + birth-order form (杨六郎) written right before one person's name (六郎延昭), bound to that person |
+//! | `order` | a surname + birth-order form (柯六郎) written right before one person's name (六郎北辰), bound to that person |
 //! | `realm` | a founder's name the book mostly uses for his realm (X天下, X营): a faction |
 //! | `exo`   | a direction + a word for foreigners (北番, 西戎: classes `direction` and `exonym` of `dict/chars.tsv`), said 3 times: a faction whatever the verbs around it |
 //!
@@ -75,7 +75,7 @@
 //! 3. A string ending with a strong army suffix (军, 兵, 骑兵 …) is never a
 //!    person or place, nor is a one-character faction's camp or host
 //!    (宋营, 宋师); it is an army if its stem is a faction, a place
-//!    (listed, or accepted in step 4), a direction (南军), X家 (岳家军) or a
+//!    (listed, or accepted in step 4), a direction (南军), X家 (柯家军) or a
 //!    repeated unknown stem that hardly occurs alone (神武军).
 //! 4. Person or place, whichever scores higher: persons from the surname
 //!    prior and person cues, places from the suffix class and
@@ -1077,7 +1077,7 @@ impl Recognizer {
     /// Two characters, the second a function character (`bnd` of
     /// dict/cues.txt: never ends a name) and the first no real surname
     /// (weight above 1): an adverb or conjunction (俱各, 莫若), not a name
-    /// (李才, 刘三: a surname and a given name that is also a function word).
+    /// (苏才, 石三: a surname and a given name that is also a function word).
     fn function_word_pair(&self, w: &str) -> bool {
         let chars: Vec<char> = w.chars().collect();
         chars.len() == 2
@@ -1306,7 +1306,7 @@ impl Recognizer {
             })
             .collect();
         // Phase 2: armies, whose stems may be phase-1 places or factions
-        // (西番人马).
+        // (北燕人马).
         let stems: HashSet<&str> = first
             .iter()
             .filter(|d| matches!(d.kind, EntityType::Place | EntityType::Faction))
@@ -1766,8 +1766,8 @@ mod tests {
         let cases = [
             ("俱若", true),  // no surname + a function character
             ("莫之", true),  // 莫: a surname, but a weak one
-            ("李才", false), // a strong surname + a given name 才
-            ("刘三", false),
+            ("苏才", false), // a strong surname + a given name 才
+            ("石三", false),
             ("王羲之", false), // three characters
             ("韩铁衣", false),
         ];
@@ -2000,8 +2000,8 @@ mod tests {
         ),
         (
             "a family's village is a place though 家庄 is a word",
-            "众好汉连夜赶到韩家庄。次日离了韩家庄，又回韩家庄歇马。",
-            &[(Place, "韩家庄")],
+            "众好汉连夜赶到钟家庄。次日离了钟家庄，又回钟家庄歇马。",
+            &[(Place, "钟家庄")],
             &["家庄"],
         ),
         (
@@ -2025,8 +2025,8 @@ mod tests {
         ),
         (
             "armies named by a place, a direction, a family or their own name",
-            "榆关守军不过三千。南军缺马，岳家军却有精骑。神武军骑兵三万，神武军前锋已到，神武军势大。",
-            &[(Army, "榆关守军"), (Army, "南军"), (Army, "岳家军"), (Army, "神武军")],
+            "榆关守军不过三千。南军缺马，柯家军却有精骑。神武军骑兵三万，神武军前锋已到，神武军势大。",
+            &[(Army, "榆关守军"), (Army, "南军"), (Army, "柯家军"), (Army, "神武军")],
             &["神武军骑兵", "精骑"],
         ),
         (

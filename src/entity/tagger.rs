@@ -4,7 +4,7 @@
 //! a few lexicon hints (surname, place and army suffix weights), decoded by
 //! Viterbi.
 //!
-//! Why: a name said once or twice in a chapter (宗泽奏道, 诸葛英见了) has
+//! Why: a name said once or twice in a chapter (石峻奏道, 司马青见了) has
 //! almost no book-level statistics for the candidate model to read, but its
 //! context in that one sentence is plain to a reader. The tagger reads that
 //! context; what it learned is shipped as text (`model/name-tagger.tsv`),

@@ -47,14 +47,14 @@ pub struct Cues {
     pub again: Vec<&'static str>,
     pub idiom: Vec<&'static str>,
     pub court: Vec<&'static str>,
-    /// The court's own troops (官兵, 御林军): an army so named serves the
+    /// The court's own troops (官兵, 禁卫军): an army so named serves the
     /// book's reigning dynasty unless a sentence states its side.
     pub court_army: Vec<&'static str>,
     /// Words that may stand before a clause's subject (只见, 这时, 却说).
     pub opener: Vec<&'static str>,
     /// A speaker's words for himself (小弟, 在下), before 姓X名Y.
     pub self_ref: Vec<&'static str>,
-    /// Words after a faction's name that show it reigning (成汤天下): the
+    /// Words after a faction's name that show it reigning (柯烈天下): the
     /// `reign` lines of dict/realm_words.txt.
     pub reign: Vec<&'static str>,
     /// Titles (dict/titles.txt): a faction name that begins one (大元 in 大元帅) is not a mention.
@@ -370,12 +370,12 @@ mod tests {
             ("北燕", Faction),
             ("南梁", Faction),
             ("官兵", Army),
-            ("御林军", Army),
+            ("禁卫军", Army),
             ("飞熊军", Army),
         ];
-        // 北燕 reigns (北燕天下); 官兵 and 御林军 are named, never stated of a side,
+        // 北燕 reigns (北燕天下); 官兵 and 禁卫军 are named, never stated of a side,
         // and fight; 飞熊军 is named the same way but is no court word.
-        let text = "北燕天下太平。北燕江山永固。官兵杀到。御林军围住府门。飞熊军杀到。\
+        let text = "北燕天下太平。北燕江山永固。官兵杀到。禁卫军围住府门。飞熊军杀到。\
                     南梁兵马甚多。";
         let rows = relations_of(text, &entities);
         let side = |who: &str| {
@@ -384,7 +384,7 @@ mod tests {
                 .map(|r| r.target.clone())
         };
         assert_eq!(side("官兵").as_deref(), Some("北燕"));
-        assert_eq!(side("御林军").as_deref(), Some("北燕"));
+        assert_eq!(side("禁卫军").as_deref(), Some("北燕"));
         assert_eq!(side("飞熊军"), None);
         // A sentence that states the side wins over the name.
         let rows = relations_of(&format!("{text}南梁之官兵杀来。"), &entities);

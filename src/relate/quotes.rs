@@ -16,7 +16,7 @@
 //! own inside a spoken one is the outer speaker's. A speech without a named
 //! speaker in an exchange is the reply of the one last spoken to, or the
 //! turn of the speaker before last (`alternation`). A short quotation in the
-//! middle of narration with no speech verb (人称“南侠”) is a term: nobody
+//! middle of narration with no speech verb (人称“铁臂”) is a term: nobody
 //! speaks it (`other`, no speaker).
 
 use super::{ends_with_any, starts_with_any, Cues, Span};
@@ -463,7 +463,7 @@ fn descriptor_in(lead: &str, cues: &Cues) -> Option<(usize, usize)> {
         .then_some((start, lead.len()))
 }
 
-/// A speaker who introduces himself (小弟…姓丁名兆蕙) is that person for the
+/// A speaker who introduces himself (小弟…姓钟名慕白) is that person for the
 /// chapter's quotations given to the same speaker, when the catalog knows
 /// the person he names: a catalogued pseudo-person (武生, as the catalog
 /// may take it; the quotations addressed to it too), or a description of an
@@ -774,7 +774,7 @@ mod tests {
 
     fn catalog() -> Catalog {
         Catalog::new(vec![
-            person("韩铁衣", &["韩爷"]),
+            person("钟铁衣", &["钟爷"]),
             person("苏青禾", &[]),
             person("石敢当", &[]),
         ])
@@ -813,8 +813,8 @@ mod tests {
         let cases: &[Case] = &[
             (
                 "X道",
-                "韩铁衣道：“走吧。”",
-                &[("走吧。", "韩铁衣", "explicit", "")],
+                "钟铁衣道：“走吧。”",
+                &[("走吧。", "钟铁衣", "explicit", "")],
             ),
             (
                 "X笑道",
@@ -833,8 +833,8 @@ mod tests {
             ),
             (
                 "X喝道",
-                "韩铁衣喝道：“站住！”",
-                &[("站住！", "韩铁衣", "explicit", "")],
+                "钟铁衣喝道：“站住！”",
+                &[("站住！", "钟铁衣", "explicit", "")],
             ),
             (
                 "X说",
@@ -843,13 +843,13 @@ mod tests {
             ),
             (
                 "X曰 with 「」",
-                "韩铁衣曰：「善。」",
-                &[("善。", "韩铁衣", "explicit", "")],
+                "钟铁衣曰：「善。」",
+                &[("善。", "钟铁衣", "explicit", "")],
             ),
             (
                 "adverbial before the verb",
-                "韩铁衣放下茶杯，连忙答礼道：“请了。”",
-                &[("请了。", "韩铁衣", "explicit", "")],
+                "钟铁衣放下茶杯，连忙答礼道：“请了。”",
+                &[("请了。", "钟铁衣", "explicit", "")],
             ),
             (
                 "X大怒道",
@@ -858,8 +858,8 @@ mod tests {
             ),
             (
                 "问X道: X is the addressee",
-                "苏青禾便问韩铁衣道：“贵姓？”",
-                &[("贵姓？", "苏青禾", "explicit", "韩铁衣")],
+                "苏青禾便问钟铁衣道：“贵姓？”",
+                &[("贵姓？", "苏青禾", "explicit", "钟铁衣")],
             ),
             (
                 "对X说",
@@ -868,8 +868,8 @@ mod tests {
             ),
             (
                 "alias",
-                "韩爷道：“罢了。”",
-                &[("罢了。", "韩铁衣", "alias", "")],
+                "钟爷道：“罢了。”",
+                &[("罢了。", "钟铁衣", "alias", "")],
             ),
             (
                 "pronoun",
@@ -888,8 +888,8 @@ mod tests {
             ),
             (
                 "a colon lead-in: an opener word before the subject",
-                "只见韩铁衣点了点头：“好。”",
-                &[("好。", "韩铁衣", "explicit", "")],
+                "只见钟铁衣点了点头：“好。”",
+                &[("好。", "钟铁衣", "explicit", "")],
             ),
             (
                 "a colon lead-in: the clause with no subject of its own is the earlier one's",
@@ -898,22 +898,22 @@ mod tests {
             ),
             (
                 "a colon lead-in: the last clause a person opens",
-                "石敢当抬头看见，及待躲时，韩铁衣忙令左右：“拿下。”",
-                &[("拿下。", "韩铁衣", "explicit", "")],
+                "石敢当抬头看见，及待躲时，钟铁衣忙令左右：“拿下。”",
+                &[("拿下。", "钟铁衣", "explicit", "")],
             ),
             (
                 "a colon lead-in: a pronoun subject",
-                "韩铁衣走进门来。他点了点头：“来了。”",
-                &[("来了。", "韩铁衣", "pronoun", "")],
+                "钟铁衣走进门来。他点了点头：“来了。”",
+                &[("来了。", "钟铁衣", "pronoun", "")],
             ),
             (
                 "a colon lead-in: a person inside the clause is no subject",
-                "众人迎着韩铁衣，一齐拜倒：“恭喜。”",
+                "众人迎着钟铁衣，一齐拜倒：“恭喜。”",
                 &[("恭喜。", "", "other", "")],
             ),
             (
                 "a colon lead-in that reads writing, or a saying: no one speaks",
-                "韩铁衣拿起信来，上面写着：“速归。”苏青禾叹了口气，正所谓：“人心难测。”",
+                "钟铁衣拿起信来，上面写着：“速归。”苏青禾叹了口气，正所谓：“人心难测。”",
                 &[("速归。", "", "other", ""), ("人心难测。", "", "other", "")],
             ),
             (
@@ -923,24 +923,24 @@ mod tests {
             ),
             (
                 "X听了: the addressee follows",
-                "韩铁衣道：“明日再来。”苏青禾听了，点头。",
-                &[("明日再来。", "韩铁衣", "explicit", "苏青禾")],
+                "钟铁衣道：“明日再来。”苏青禾听了，点头。",
+                &[("明日再来。", "钟铁衣", "explicit", "苏青禾")],
             ),
             (
                 "turns: the reply is the addressee's",
-                "韩铁衣问苏青禾道：“去否？”“不去。”",
+                "钟铁衣问苏青禾道：“去否？”“不去。”",
                 &[
-                    ("去否？", "韩铁衣", "explicit", "苏青禾"),
+                    ("去否？", "钟铁衣", "explicit", "苏青禾"),
                     ("不去。", "苏青禾", "alternation", ""),
                 ],
             ),
             (
                 "turns: speaker before last",
-                "韩铁衣道：“甲。”苏青禾道：“乙。”“丙。”",
+                "钟铁衣道：“甲。”苏青禾道：“乙。”“丙。”",
                 &[
-                    ("甲。", "韩铁衣", "explicit", ""),
+                    ("甲。", "钟铁衣", "explicit", ""),
                     ("乙。", "苏青禾", "explicit", ""),
-                    ("丙。", "韩铁衣", "alternation", ""),
+                    ("丙。", "钟铁衣", "alternation", ""),
                 ],
             ),
             (
@@ -958,17 +958,17 @@ mod tests {
             ),
             (
                 "an uncatalogued speaker is left empty",
-                "韩铁衣道：“甲。”那小童道：“乙。”",
+                "钟铁衣道：“甲。”那小童道：“乙。”",
                 &[
-                    ("甲。", "韩铁衣", "explicit", ""),
+                    ("甲。", "钟铁衣", "explicit", ""),
                     ("乙。", "", "other", ""),
                 ],
             ),
             (
                 "nested quotation is the outer speaker's",
-                "苏青禾道：“莫非人称“铁臂”的韩爷么？”",
+                "苏青禾道：“莫非人称“铁臂”的钟爷么？”",
                 &[
-                    ("莫非人称“铁臂”的韩爷么？", "苏青禾", "explicit", ""),
+                    ("莫非人称“铁臂”的钟爷么？", "苏青禾", "explicit", ""),
                     ("铁臂", "苏青禾", "explicit", ""),
                 ],
             ),
@@ -992,7 +992,7 @@ mod tests {
     fn a_term_quoted_in_narration_has_no_speaker() {
         let cases = [
             "众人都称他为“铁臂”，无人不知。",
-            "韩铁衣写了“忠义”二字。",
+            "钟铁衣写了“忠义”二字。",
             "那匾上是“聚贤堂”三个大字。",
         ];
         for text in cases {
@@ -1007,7 +1007,7 @@ mod tests {
     fn a_speaker_who_introduces_himself_is_that_person_in_the_chapter() {
         let catalog = Catalog::new(vec![
             person("少年", &[]),
-            person("韩铁衣", &["铁衣"]),
+            person("钟铁衣", &["铁衣"]),
             person("苏青禾", &[]),
         ]);
         let speakers = |text: &str| -> Vec<(String, &'static str)> {
@@ -1025,21 +1025,21 @@ mod tests {
         };
         let s = |n: &str, m: &'static str| (n.to_string(), m);
         assert_eq!(
-            speakers("少年道：“小弟云州人氏，姓韩名铁衣。”苏青禾道：“久仰。”少年道：“不敢。”"),
+            speakers("少年道：“小弟云州人氏，姓钟名铁衣。”苏青禾道：“久仰。”少年道：“不敢。”"),
             vec![
-                s("韩铁衣", "alias"),
+                s("钟铁衣", "alias"),
                 s("苏青禾", "explicit"),
-                s("韩铁衣", "alias")
+                s("钟铁衣", "alias")
             ]
         );
         // Another's name: the speaker stays who he was.
         assert_eq!(
-            speakers("少年道：“我家主人姓韩名铁衣。”"),
+            speakers("少年道：“我家主人姓钟名铁衣。”"),
             vec![s("少年", "explicit")]
         );
         // No word of the speaker's for himself: no introduction.
         assert_eq!(
-            speakers("少年道：“那人姓韩名铁衣。”"),
+            speakers("少年道：“那人姓钟名铁衣。”"),
             vec![s("少年", "explicit")]
         );
     }
@@ -1048,7 +1048,7 @@ mod tests {
     fn a_description_the_catalog_does_not_know_is_the_person_who_introduces_himself() {
         let catalog = catalog();
         let cues = Cues::builtin();
-        let text = "那少年道：“小弟云州人氏，姓韩名铁衣。”苏青禾道：“久仰。”那少年笑道：“不敢。”那老者道：“请坐。”";
+        let text = "那少年道：“小弟云州人氏，姓钟名铁衣。”苏青禾道：“久仰。”那少年笑道：“不敢。”那老者道：“请坐。”";
         let spans = super::super::spans(text, &catalog, &Default::default(), &cues);
         let got: Vec<(String, &'static str, String)> = attribute(text, &spans, &catalog, &cues)
             .iter()
@@ -1066,9 +1066,9 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                row("韩铁衣", "alias", "少年"),
+                row("钟铁衣", "alias", "少年"),
                 row("苏青禾", "explicit", "苏青禾"),
-                row("韩铁衣", "alias", "少年"),
+                row("钟铁衣", "alias", "少年"),
                 // Another description: still no one.
                 row("", "other", ""),
             ]

@@ -272,7 +272,7 @@ pub fn read_sentence(text: &str, spans: &[Span], cues: &Cues) -> Vec<(Rel, Entit
 /// Y国大将X, Y将X, Y营中X: the gap is a title, perhaps after 国/朝/之/的
 /// (not 黄巾力士将X拿住, where 将 takes an object).
 /// Whether a faction mention names the reigning dynasty: written as X朝
-/// (宋朝), or followed, perhaps after 之, by a `reign` word (成汤天下,
+/// (宋朝), or followed, perhaps after 之, by a `reign` word (柯烈天下,
 /// 大宋之江山).
 fn reigning(text: &str, s: &Span, cues: &Cues) -> bool {
     let after = text[s.end..].strip_prefix('之').unwrap_or(&text[s.end..]);

@@ -245,14 +245,14 @@ impl Recognizer {
         }
         decided
     }
-    /// Names the text states as 姓X名Y (小弟姓丁名兆蕙, 此人姓王名明), also
+    /// Names the text states as 姓X名Y (小弟姓钟名慕白, 此人姓王名明), also
     /// across clauses (姓宋，名江), with 名叫/名唤 (名叫石敢当 may say the
     /// surname again), and with 讳 for 名 (姓李讳靖, 李讳奇: X讳 is then no
     /// person): X a listed surname, Y one or two characters. The full name
     /// X+Y is a person, decided even if the book writes it whole once or never
-    /// (evidence `named`); a two-character Y is its alias (名兆蕙), unless
+    /// (evidence `named`); a two-character Y is its alias (名慕白), unless
     /// Y is an entity of its own. A courtesy name stated right after
-    /// (姓姜名尚字子牙, 姓蒋名平，表字泽长) joins it: the persons named Z or
+    /// (姓孟名琛字望舒, 姓苏名岩，表字远舟) joins it: the persons named Z or
     /// X+Z and X+Y are one, under the name the book uses most.
     pub(super) fn add_stated_names(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let mut stated: BTreeMap<String, String> = BTreeMap::new();
@@ -313,7 +313,7 @@ impl Recognizer {
                         taboo_forms.insert(format!("{surname}讳"));
                     }
                     // 名叫Y, 名唤Y: the name follows the verb, and may say
-                    // the surname again (姓颜，名叫颜福).
+                    // the surname again (姓柯，名叫柯福).
                     let mut given_start = ming + 1;
                     if !taboo && matches!(name_run.ch(given_start), '叫' | '唤') {
                         given_start += 1;

@@ -1,6 +1,6 @@
 //! Forms: names that are another way of naming an entity already decided.
 //!
-//! - A surname + title form (蒋爷, 白五弟, 岳元帅: a surname, perhaps a
+//! - A surname + title form (柯爷, 苏五弟, 柯元帅: a surname, perhaps a
 //!   birth-order numeral, then an honorific from `dict/honorifics.txt` or a
 //!   `post`/`both` title of `dict/titles.txt`) is bound to the one full name
 //!   with that surname it refers to. Which one is learned from the book:
@@ -8,20 +8,20 @@
 //!   surname in proportion to how often that chapter names them (by name
 //!   or by an alias: an epithet says its person's chapters); the form is
 //!   bound when one person takes at least `FORM_SHARE` of them and twice as
-//!   many as the next. Otherwise (岳公子 for two sons) it stays apart. A
-//!   form with an official title (岳元帅, 王都尉) also needs the title
-//!   written with the full name somewhere in the book (元帅岳飞), or one
+//!   many as the next. Otherwise (柯公子 for two sons) it stays apart. A
+//!   form with an official title (柯元帅, 王都尉) also needs the title
+//!   written with the full name somewhere in the book (元帅柯峻), or one
 //!   person to take `DOMINANT_SHARE` of its mentions and be named near
 //!   `NEAR_SHARE` of them, unless the title is
-//!   one of a `family` member (岳夫人, 岳公子: the wife and son share the
+//!   one of a `family` member (柯夫人, 柯公子: the wife and son share the
 //!   chapters of the man). A surname our list lacks counts too: the first
 //!   character of a two- or three-character name, when the book also has
 //!   it with a title.
 //! - An epithet written right before one full name (北刀韩千山, 武威王X)
 //!   is that person's (`bind_epithets`).
-//! - A birth-order form right before a person's name (六郎延昭) is that
+//! - A birth-order form right before a person's name (六郎北辰) is that
 //!   person's (`bind_birth_order`).
-//! - A person named with the faction first (金兀术) is the person the rest
+//! - A person named with the faction first (燕铁衣) is the person the rest
 //!   names (`bind_faction_prefixed`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
@@ -40,7 +40,7 @@ const FORM_SHARE: f64 = 0.5;
 
 /// Share of a form's mentions enough for the one person the book writes
 /// with the form's official title (the form's sons and servants share its
-/// chapters: 岳元帅 and 岳云, 倪太守 and 倪忠).
+/// chapters: 柯元帅 and 柯岩, 石太守 and 石忠).
 const HOLDER_SHARE: f64 = 0.2;
 
 /// Share of a form's attributed mentions that binds an official title
@@ -85,7 +85,7 @@ const EPITHET_MIN: u32 = 3;
 const MIN_ATTRIBUTED: f64 = 0.25;
 
 /// Titles that name a man's relative rather than the man (宋太公 is 宋江's
-/// father, 武大郎 武松's elder brother, 丁母 丁's mother): a form with them
+/// father, 武大郎 武松's elder brother, 钟母 钟's mother): a form with them
 /// is never bound, and is no full name either.
 const RELATIVE_TITLES: [&str; 3] = ["太公", "郎", "母"];
 
@@ -266,7 +266,7 @@ impl Recognizer {
     /// else a person of its own (老孙, never named in full); and 阿 + one
     /// character (阿彪; `nickname_prefix`), a nickname, not a relative
     /// (阿叔: class `kin`). Counted only where no word runs across either
-    /// edge (古老|, 老百姓, 小王子) and no title follows (小梁王); kept when
+    /// edge (古老|, 老百姓, 小王子) and no title follows (小韩王); kept when
     /// said `ADDRESS_MIN` times so, mostly so, and a third of those as a
     /// person (`name_context`: 我老赵, “老韩，…) more often than after a
     /// movement cue (进小庄). A form jieba lists as a common word (老张 n,
@@ -278,7 +278,7 @@ impl Recognizer {
             .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
             .map(String::as_str)
             .collect();
-        // A title or honorific starts at character `i` (小梁王).
+        // A title or honorific starts at character `i` (小韩王).
         let titled = |run: &Run, i: usize| {
             (i + 1..=(i + MAX_TITLE_LEN).min(run.len())).any(|j| {
                 let t = run.sub(i, j);
@@ -409,7 +409,7 @@ impl Recognizer {
             (name_hits.iter().peekable(), cue_hits.iter().peekable());
         for (r, run) in runs.iter().enumerate() {
             // A sentence, a quotation or a paragraph starts afresh
-            // (蒋平道：“…绰号X”: X is not 蒋平's).
+            // (苏岩道：“…绰号X”: X is not 苏岩's).
             if run.chapter != chapter
                 || run.before.is_whitespace()
                 || matches!(
@@ -420,8 +420,8 @@ impl Recognizer {
                 (chapter, last) = (run.chapter, None);
                 pending.clear();
             }
-            // A person before 的 or 之 owns what follows (甘豹的徒弟，姓柳名青，
-            // 绰号X: X is not 甘豹's).
+            // A person before 的 or 之 owns what follows (石豹的徒弟，姓柳名青，
+            // 绰号X: X is not 石豹's).
             let mut said: Vec<(usize, usize)> = Vec::new();
             while let Some(m) = name_hits.next_if(|h| h.run as usize == r) {
                 if !run.text[m.end as usize..].starts_with(['的', '之']) {
@@ -518,7 +518,7 @@ impl Recognizer {
                 continue;
             }
             // A surname our list lacks is the first character of a two- or
-            // three-character name (展昭 and 展爷 in a book that has both).
+            // three-character name (邝青 and 邝爷 in a book that has both).
             let sl = match self.surname(&chars, &d.name) {
                 Some((sl, _)) => sl,
                 None if (2..=3).contains(&chars.len())
@@ -536,7 +536,7 @@ impl Recognizer {
             if self.is_title_rest(rest) && !self.is_user_canonical(&d.name) {
                 // An official title (not an honorific): remember it, the
                 // person must be seen with it.
-                // The numeral of 丁二爷 is not part of the title; the 大 of
+                // The numeral of 钟二爷 is not part of the title; the 大 of
                 // 大人 is.
                 let title: String =
                     if self.lex.honorifics.contains(&rest_s) || self.titles.contains_key(&rest_s) {
@@ -552,7 +552,7 @@ impl Recognizer {
                 && !self.titles.contains_key(&rest_s)
                 && !RELATIVE_TITLES.contains(&rest_s.as_str())
             {
-                // 颜巡按, 丁母: a surname and a title name nobody in full.
+                // 柯巡按, 钟母: a surname and a title name nobody in full.
                 full.entry(surname).or_default().push(i);
             }
         }
@@ -618,9 +618,9 @@ impl Recognizer {
             v.sort_by_key(|x| x.0);
         }
         let count_in = |id: usize, ch: usize| per_chapter.get(&(id, ch)).copied().unwrap_or(0.0);
-        // A form with an official title (王都尉, 岳元帅) names a person only
+        // A form with an official title (王都尉, 柯元帅) names a person only
         // if the book also writes the title with that person's full name
-        // (元帅岳飞, 岳飞元帅): a post held by one man of a family in one
+        // (元帅柯峻, 柯峻元帅): a post held by one man of a family in one
         // chapter may be another's in the next. Which people the book
         // writes so, for every such form.
         let titled: Vec<(usize, usize, String)> = forms
@@ -702,8 +702,8 @@ impl Recognizer {
                 }
                 [first, ..] if clear && *first == order[0] => bind.push((*form, people[*first])),
                 // Nobody written with the title: the man whose chapters
-                // the form all but owns (秦丞相), unless the title names
-                // a member of his house (岳夫人, 岳公子).
+                // the form all but owns (石丞相), unless the title names
+                // a member of his house (柯夫人, 柯公子).
                 [] if clear
                     && !family
                     && best >= DOMINANT_SHARE * attributed
@@ -719,7 +719,7 @@ impl Recognizer {
 
     /// Whether a person's name reads as a full name: a surname and one to
     /// three more characters, or two or three characters whose first its
-    /// own bound forms use as a surname (展昭 with 展爷).
+    /// own bound forms use as a surname (邝青 with 邝爷).
     fn is_full_name(&self, d: &Decided) -> bool {
         let chars: Vec<char> = d.name.chars().collect();
         if chars.len() < 2 {
@@ -737,11 +737,11 @@ impl Recognizer {
     }
 
     /// Epithets: a title or sobriquet written right before one full name
-    /// (北侠欧阳春, 武成王黄飞虎) names that person. It is bound when it
+    /// (南剑上官岚, 武威王柯北辰) names that person. It is bound when it
     /// stands before that name at least `EPITHET_MIN` times, twice as often
     /// as before any other full name, never after it; and it is no full
-    /// name itself (龙涛姚猛 is two men), unless it ends like a title
-    /// written before names (武成王: 王 as in 亲王); nor a relative (乳母田氏).
+    /// name itself (钟岳苏岩 is two men), unless it ends like a title
+    /// written before names (武威王: 王 as in 亲王); nor a relative (乳母柯氏).
     pub(super) fn bind_epithets(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let persons: Vec<usize> = (0..decided.len())
             .filter(|&i| decided[i].kind == EntityType::Person)
@@ -897,14 +897,14 @@ impl Recognizer {
     }
 
     /// A birth-order form written right before a person's given or full
-    /// name (六郎延昭, 四爷韩千山: the sixth son, 延昭) names that person:
-    /// the surname + birth-order form (杨六郎, 韩四爷), when it is a person
+    /// name (六郎北辰, 四爷韩千山: the sixth son, 北辰) names that person:
+    /// the surname + birth-order form (柯六郎, 韩四爷), when it is a person
     /// of its own, is bound to the full name (evidence `order`). Unlike the
     /// title forms, 郎 counts here: the text itself says who the sixth son
     /// is. A form written so before two people, or a person with two such
     /// forms, is ambiguous and stays apart. A given name written alone
-    /// after the form (七郎延嗣) joins the one person named surname + that
-    /// form (杨七郎), if only one is.
+    /// after the form (七郎北辰) joins the one person named surname + that
+    /// form (韩七郎), if only one is.
     pub(super) fn bind_birth_order(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let persons: Vec<usize> = (0..decided.len())
             .filter(|&i| decided[i].kind == EntityType::Person)
@@ -928,8 +928,8 @@ impl Recognizer {
         for &i in &persons {
             let d = &decided[i];
             let chars: Vec<char> = d.name.chars().collect();
-            // A given name alone (延嗣) takes the surname of the one form
-            // written before it (七郎延嗣: 杨七郎).
+            // A given name alone (北辰) takes the surname of the one form
+            // written before it (七郎北辰: 韩七郎).
             let sl = self.surname(&chars, &d.name).map_or(0, |(sl, _)| sl);
             if sl == 0 && chars.len() != 2 {
                 continue;
@@ -939,7 +939,7 @@ impl Recognizer {
             }
             let surname = &d.name[..chars[..sl].iter().map(|c| c.len_utf8()).sum::<usize>()];
             let given = &d.name[surname.len()..];
-            // 丁大爷丁二爷: a birth-order form after another is a brother
+            // 钟大爷钟二爷: a birth-order form after another is a brother
             // named beside him, not the name the first one stands for.
             if let [b, h] = chars[sl..] {
                 if order_char(b) && honorific(h) {
@@ -956,7 +956,7 @@ impl Recognizer {
         if forms.is_empty() {
             return decided;
         }
-        // Persons named surname + birth order + honorific (杨七郎), by the
+        // Persons named surname + birth order + honorific (韩七郎), by the
         // last two characters.
         let mut by_order: FxMap<(char, char), Vec<usize>> = FxMap::default();
         for &i in &persons {
@@ -986,7 +986,7 @@ impl Recognizer {
                         continue;
                     }
                     if surname.is_empty() {
-                        // The given name joins the one form (杨七郎).
+                        // The given name joins the one form (韩七郎).
                         if let Some([f]) = by_order.get(&(b, h)).map(Vec::as_slice) {
                             if *f != p {
                                 out.push((p, *f));
@@ -1020,7 +1020,7 @@ impl Recognizer {
         merge_into(decided, &bind, "order")
     }
 
-    /// A person named with the faction first (金兀术: 兀术 of 金; 北燕韩千山)
+    /// A person named with the faction first (燕铁衣: 铁衣 of 燕; 北燕韩千山)
     /// is the person the rest names, when the rest is the name or an alias
     /// of another person (evidence `alias`).
     pub(super) fn bind_faction_prefixed(&self, decided: Vec<Decided>) -> Vec<Decided> {
@@ -1053,10 +1053,10 @@ impl Recognizer {
         merge_into(decided, &bind, "alias")
     }
 
-    /// A ruler's wife holds the consort titles in turn (刘妃, then 刘后, then
-    /// 刘太后), so a book's persons named one surname + a consort title are
+    /// A ruler's wife holds the consort titles in turn (韩妃, then 韩后, then
+    /// 韩太后), so a book's persons named one surname + a consort title are
     /// one woman and join the one said most (evidence `consort`), unless
-    /// one clause names two of them (刘妃与刘贵妃: two women). The
+    /// one clause names two of them (韩妃与韩贵妃: two women). The
     /// one-character short forms of the titles (后 of 皇后, 妃 of 贵妃)
     /// count.
     pub(super) fn bind_consort_forms(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
@@ -1285,9 +1285,9 @@ mod tests {
     const CASES: &[Case] = &[
         (
             "the only full name with that surname takes the form",
-            &["韩千山说话。韩爷坐下。", "韩爷起身。韩千山出门。"],
-            &["韩千山", "韩爷"],
-            &[("韩千山", &["韩爷"])],
+            &["钟千山说话。钟爷坐下。", "钟爷起身。钟千山出门。"],
+            &["钟千山", "钟爷"],
+            &[("钟千山", &["钟爷"])],
         ),
         (
             "a modern rank is a title: the one who holds it takes the form",
@@ -1316,11 +1316,11 @@ mod tests {
         (
             "the person the form's chapters name most takes it",
             &[
-                "韩千山见韩千山旧部，韩千山大喜。韩青在旁。韩爷笑。",
-                "韩千山出城。韩爷上马。",
+                "钟千山见钟千山旧部，钟千山大喜。钟青在旁。钟爷笑。",
+                "钟千山出城。钟爷上马。",
             ],
-            &["韩千山", "韩青", "韩爷"],
-            &[("韩千山", &["韩爷"]), ("韩青", &[])],
+            &["钟千山", "钟青", "钟爷"],
+            &[("钟千山", &["钟爷"]), ("钟青", &[])],
         ),
         (
             "a surname missing from our list still binds its forms",
@@ -1379,11 +1379,11 @@ mod tests {
         (
             "the only holder of an official title takes it though a son shares its chapters",
             &[
-                "元帅韩千山升帐。韩元帅传令，韩青领命。韩青出营。",
-                "韩千山回营。韩元帅大喜。韩青退下。",
+                "元帅钟千山升帐。钟元帅传令，钟青领命。钟青出营。",
+                "钟千山回营。钟元帅大喜。钟青退下。",
             ],
-            &["韩千山", "韩青", "韩元帅"],
-            &[("韩千山", &["韩元帅"]), ("韩青", &[])],
+            &["钟千山", "钟青", "钟元帅"],
+            &[("钟千山", &["钟元帅"]), ("钟青", &[])],
         ),
         (
             "an enemy's insult after the surname is a form of the man it names",
@@ -1396,21 +1396,21 @@ mod tests {
         ),
         (
             "chapters that name none of the people tell nothing",
-            &["韩千山说话。韩爷坐下。", "韩爷起身。", "韩爷走了。"],
-            &["韩千山", "韩爷"],
-            &[("韩千山", &["韩爷"])],
+            &["钟千山说话。钟爷坐下。", "钟爷起身。", "钟爷走了。"],
+            &["钟千山", "钟爷"],
+            &[("钟千山", &["钟爷"])],
         ),
         (
             "a relative named by the surname is no full name",
-            &["丁千山说话。丁母坐下。丁爷起身。"],
-            &["丁千山", "丁母", "丁爷"],
-            &[("丁千山", &["丁爷"]), ("丁母", &[])],
+            &["钟千山说话。钟母坐下。钟爷起身。"],
+            &["钟千山", "钟母", "钟爷"],
+            &[("钟千山", &["钟爷"]), ("钟母", &[])],
         ),
         (
             "no full name in the book: the form stays",
-            &["韩爷说话。韩爷走了。"],
-            &["韩爷"],
-            &[("韩爷", &[])],
+            &["钟爷说话。钟爷走了。"],
+            &["钟爷"],
+            &[("钟爷", &[])],
         ),
     ];
 
@@ -1571,9 +1571,9 @@ mod tests {
         ),
         (
             "a birth-order form after another is a brother beside him",
-            &["韩大爷韩二爷送至庄外。韩大爷韩二爷又来了。"],
-            &["韩大爷", "韩二爷"],
-            &[("韩大爷", &[]), ("韩二爷", &[])],
+            &["钟大爷钟二爷送至庄外。钟大爷钟二爷又来了。"],
+            &["钟大爷", "钟二爷"],
+            &[("钟大爷", &[]), ("钟二爷", &[])],
         ),
         (
             "老 is age, not birth order",
@@ -1718,25 +1718,25 @@ mod tests {
     #[test]
     fn a_persons_aliases_say_his_chapters() {
         let store = RunStore::new(&[
-            "北刀说话。韩爷坐下。",
-            "北刀出门。韩爷起身。",
-            "韩千山来了。",
+            "北刀说话。钟爷坐下。",
+            "北刀出门。钟爷起身。",
+            "钟千山来了。",
         ]);
         let runs = store.runs();
-        let mut person = entity(EntityType::Person, "韩千山");
-        let form = entity(EntityType::Person, "韩爷");
+        let mut person = entity(EntityType::Person, "钟千山");
+        let form = entity(EntityType::Person, "钟爷");
         let unaliased =
             merged(&recognizer().bind_title_forms(vec![person.clone(), form.clone()], &runs));
         assert!(
-            unaliased.contains(&("韩爷".to_string(), vec![])),
+            unaliased.contains(&("钟爷".to_string(), vec![])),
             "{unaliased:?}"
         );
         person.aliases.insert("北刀".to_string());
         let got = merged(&recognizer().bind_title_forms(vec![person, form], &runs));
         assert!(
             got.contains(&(
-                "韩千山".to_string(),
-                vec!["北刀".to_string(), "韩爷".to_string()]
+                "钟千山".to_string(),
+                vec!["北刀".to_string(), "钟爷".to_string()]
             )),
             "{got:?}"
         );
@@ -1745,30 +1745,30 @@ mod tests {
     #[test]
     fn a_users_alias_canonical_is_never_bound_away() {
         let mut lex = Lexicon::builtin();
-        lex.add_aliases_text(std::path::Path::new("mine.tsv"), "韩爷\t韩老大\n")
+        lex.add_aliases_text(std::path::Path::new("mine.tsv"), "钟爷\t钟老大\n")
             .unwrap();
         let r = Recognizer::new(lex);
-        let store = RunStore::new(&["韩千山说话。韩爷坐下。", "韩爷起身。韩千山出门。"]);
+        let store = RunStore::new(&["钟千山说话。钟爷坐下。", "钟爷起身。钟千山出门。"]);
         let runs = store.runs();
         let decided = vec![
-            entity(EntityType::Person, "韩千山"),
-            entity(EntityType::Person, "韩爷"),
+            entity(EntityType::Person, "钟千山"),
+            entity(EntityType::Person, "钟爷"),
         ];
         let names: BTreeSet<String> = r
             .bind_title_forms(decided, &runs)
             .into_iter()
             .map(|d| d.name)
             .collect();
-        assert_eq!(names, ["韩千山".to_string(), "韩爷".to_string()].into());
+        assert_eq!(names, ["钟千山".to_string(), "钟爷".to_string()].into());
     }
 
     #[test]
     fn a_bound_form_brings_its_count_and_evidence() {
-        let store = RunStore::new(&["韩千山说话。韩爷坐下。"]);
+        let store = RunStore::new(&["钟千山说话。钟爷坐下。"]);
         let runs = store.runs();
         let decided = vec![
-            entity(EntityType::Person, "韩千山"),
-            entity(EntityType::Person, "韩爷"),
+            entity(EntityType::Person, "钟千山"),
+            entity(EntityType::Person, "钟爷"),
         ];
         let out = recognizer().bind_title_forms(decided, &runs);
         assert_eq!(out.len(), 1);

@@ -26,7 +26,7 @@ fn counted_troops(st: &Stat) -> bool {
     st.after_count >= COUNTED_MIN && st.after_count * COUNTED_SHARE >= st.count
 }
 
-/// How often a sobriquet + title (太乙真人) must be said to be a name.
+/// How often a sobriquet + title (玄霜真人) must be said to be a name.
 const TITLED_MIN_COUNT: u32 = 3;
 
 /// How often an adept's sobriquet + religious title must be said, with
@@ -357,7 +357,7 @@ impl Recognizer {
                 .surnames
                 .contains_key(&stem[..stem.len() - '家'.len_utf8()])
         {
-            // 岳家军
+            // 柯家军
             evidence.push("sur");
             0.75
         } else if stem_len == 2
@@ -370,7 +370,7 @@ impl Recognizer {
                     || (st.count >= 5 && st.left_word_cut * 4 < st.count))
                     && m.count(&stem) <= st.count + st.count / 2))
         {
-            // A unit counted in troops (三千飞虎兵) at a fifth of its
+            // A unit counted in troops (三千飞熊兵) at a fifth of its
             // mentions; or a stem that hardly occurs without the suffix
             // (神武军); one that is a dictionary word (御林, 白袍) needs five
             // mentions, not glued to the word before (鸣金收军 is no 金收军).
@@ -382,7 +382,7 @@ impl Recognizer {
         Some(decided(w, EntityType::Army, score, &evidence, st))
     }
 
-    /// 高太尉, 宋太公, 王员外: what follows the surname is a title or form
+    /// 高太尉, 宋太公, 柯员外: what follows the surname is a title or form
     /// of address (but 阮小二's birth order is a given name), so the
     /// string is a form of address, not a name.
     pub(super) fn title_after_surname(&self, gchars: &[char]) -> bool {
@@ -399,7 +399,7 @@ impl Recognizer {
     }
 
     /// Whether the candidate is a two- or three-character sobriquet
-    /// and a title written only after names (太乙|真人, 金灵|圣母), said at
+    /// and a title written only after names (玄霜|真人, 青萝|圣母), said at
     /// least `TITLED_MIN_COUNT` times with cues at a tenth of them and
     /// varied neighbours; the stem is no ordinary word, function character,
     /// generic word or title (老|先生, 那|和尚, 大|法师).
@@ -527,7 +527,7 @@ impl Recognizer {
                 && self.chars.clan.contains(&chars[k])
                 && surname.is_some_and(|(sl, _)| sl == k)
         };
-        // 梁夫人, 柳太太: a surname + the title of the lady of a house
+        // 苏夫人, 柳太太: a surname + the title of the lady of a house
         // (marked `lady` in dict/titles.txt).
         let lady_form = surname.is_some_and(|(sl, _)| {
             self.lex
@@ -595,7 +595,7 @@ impl Recognizer {
             if !lady_form && self.name_end_bad.contains(&gchars[gchars.len() - 1]) {
                 return None;
             }
-            // 梁夫人, 柳太太: the lady of a house, said again and again with
+            // 苏夫人, 柳太太: the lady of a house, said again and again with
             // person cues, is a person though her title is a family one
             // (her own name may never be written: 王夫人 in Qing fiction).
             let lady =
@@ -662,7 +662,7 @@ impl Recognizer {
             score += [0.0, 0.15, 0.3, 0.35][sw as usize];
             evidence.push("sur");
         } else if self.titled_stem(chars, st) {
-            // 太乙真人, 南极仙翁: a sobriquet + a title written after names,
+            // 玄霜真人, 北溟仙翁: a sobriquet + a title written after names,
             // said again and again: the title is the cue.
             score += 0.3;
             evidence.push("ttl");
@@ -921,7 +921,7 @@ impl Recognizer {
                 score += 0.1;
             }
             // A suffix and movement cues on a good share of the mentions:
-            // a place even if people act there (梁山泊人马).
+            // a place even if people act there (落雁泊人马).
             if st.place_cues() as f64 >= 0.15 * n as f64 && n >= 3 {
                 score += 0.1;
             }
@@ -959,7 +959,7 @@ impl Recognizer {
             {
                 return None;
             }
-            // A surname first (陈起望) and person cues: a person, unless
+            // A surname first (韩归望) and person cues: a person, unless
             // movement cues outnumber them three to one.
             if self.surname(chars, w).is_some()
                 && st.person_cues() > 0

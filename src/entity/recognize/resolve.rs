@@ -18,10 +18,10 @@ const REALM_SHARE: f64 = 0.2;
 enum GivenName {
     /// A listed surname + a name that does not start with one (鲁 + 智深).
     Listed,
-    /// A name that could stand alone (元庆: 元 is a surname too, 付林冲 is
+    /// A name that could stand alone (云锋: 云 is a surname too, 付林冲 is
     /// 付 + 林冲) but the full name carries a fifth of its mentions, at
     /// least `MIN_FULL_NAME`; a third when the first character is not on
-    /// our surname list (崇侯虎, 散宜生). `a.count` counts the mentions
+    /// our surname list (岚孟川, 棠远舟). `a.count` counts the mentions
     /// inside the full name too.
     Used,
 }
@@ -64,7 +64,7 @@ const MIN_EMPIRE: u32 = 2;
 const MIN_TITLED_SECT: u32 = 2;
 
 /// Mentions a full name needs before a given name that could stand alone
-/// (元庆: 元 is a surname too) is taken for its given name.
+/// (云锋: 云 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
 
 impl Recognizer {
@@ -113,7 +113,7 @@ impl Recognizer {
             }
         }
         let in_book = occurring(joined, runs);
-        // The full name a given name that could stand alone (元庆) is taken
+        // The full name a given name that could stand alone (云锋) is taken
         // for: the one the book uses most, unless another is used half as
         // often (a given name two people share binds to neither).
         let mut given_name_holder: Vec<Option<usize>> = vec![None; decided.len()];
@@ -163,7 +163,7 @@ impl Recognizer {
                     self.lex.place_suffixes.contains_key(rest)
                         || self.lex.army_suffixes.contains_key(rest)
                 };
-                // 智深 and 鲁智深, 元庆 and 何元庆: a given name used alone is
+                // 智深 and 鲁智深, 云锋 and 苏云锋: a given name used alone is
                 // the person, when one full name holds it.
                 let given_name = self.given_name_of(a, b);
                 let surname_plus = match given_name {
@@ -195,7 +195,7 @@ impl Recognizer {
                         alias_into.push((ai, bi, false));
                     }
                 } else if name_and_next(a, b) && outside >= b.count as f64 {
-                    // 汤怀住, 赵普卒: a person and the next character, said
+                    // 韩青住, 苏岩卒: a person and the next character, said
                     // once or twice, and less often than the person alone.
                     keep[bi] = false;
                 } else if !suffixed
@@ -592,8 +592,8 @@ impl Recognizer {
         out
     }
 
-    /// A person's name that the book mostly uses for his realm (成汤天下,
-    /// 成汤社稷, 成汤营: a dynasty named by its founder) is a faction: at
+    /// A person's name that the book mostly uses for his realm (柯烈天下,
+    /// 柯烈社稷, 柯烈营: a dynasty named by its founder) is a faction: at
     /// least `REALM_SHARE` of its mentions, and ten, are followed (perhaps
     /// after 之) by a realm word of dict/realm_words.txt.
     pub(super) fn realm_names(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
@@ -895,9 +895,9 @@ impl Recognizer {
         armies
     }
 
-    /// Sects and societies with a one-character stem (阐教, 洪帮): the
+    /// Sects and societies with a one-character stem (霞教, 洪帮): the
     /// stem + faction suffix is followed by a member word of dict/cues.txt
-    /// (阐教门下, 洪帮弟子) at least `MIN_SECT_MEMBERS` times. A stem that
+    /// (霞教门下, 洪帮弟子) at least `MIN_SECT_MEMBERS` times. A stem that
     /// is a numeral, a function word or a verb (三教, 钦派: 派 "send"), or
     /// that ends a word with the character before it (峨眉派 is not 眉派),
     /// makes none; nor does a dictionary word other than a proper name
@@ -1618,7 +1618,7 @@ impl Recognizer {
     /// its own at least as often and after another direction (西厢房 beside
     /// 厢房 and 东厢房; 东角门 beside 角门): a position in a house or a
     /// camp, not a name. A direction + a word never said otherwise stays
-    /// (南清宫, 东耳木寨), as does a listed place.
+    /// (南薰宫, 东柳木寨), as does a listed place.
     pub(super) fn drop_direction_positions(
         &self,
         decided: Vec<Decided>,
@@ -1686,7 +1686,7 @@ impl Recognizer {
     /// evidence), or one of
     /// the book's `persons`, overlaps the bytes `start..end` of `text` and
     /// is not the name itself or part of it: it crosses an edge (然后|金公
-    /// across 后金, 秦明|教 across 明教) or holds the name and more (大理寺
+    /// across 后金, 秦明|教 across 明教) or holds the name and more (大理石
     /// over 大理). A segmentation slip, not the name.
     pub(super) fn in_other_word(
         &self,
@@ -1860,11 +1860,11 @@ fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
 /// A person and the character after it is said at most this often.
 const NAME_AND_NEXT_MAX: u32 = 2;
 
-/// Whether person `b` is person `a` and the character after it (汤怀住
-/// in 命汤怀住在帐中), said at most `NAME_AND_NEXT_MAX` times and less
+/// Whether person `b` is person `a` and the character after it (韩青住
+/// in 命韩青住在帐中), said at most `NAME_AND_NEXT_MAX` times and less
 /// often than `a`. The caller also wants `a` said alone at least as often
-/// as `b` (耶律斜, a slip for 耶律斜轸 said once alone, does not take
-/// 耶律斜轸's place).
+/// as `b` (耶律北, a slip for 耶律北辰 said once alone, does not take
+/// 耶律北辰's place).
 fn name_and_next(a: &Decided, b: &Decided) -> bool {
     a.kind == EntityType::Person
         && b.kind == EntityType::Person
@@ -1899,7 +1899,7 @@ impl Recognizer {
 
     /// The candidates that name several people: counts of people
     /// (`counts_people`), and strings said before one at least a third of
-    /// the time, a coordination (王马 of 王马二人: 王朝 and 马汉).
+    /// the time, a coordination (钟马 of 钟马二人: 钟岳 and 马青).
     pub(super) fn group_names<'a>(&self, m: &Measured<'a>) -> HashSet<&'a str> {
         let mut counted: BTreeMap<&str, u32> = BTreeMap::new();
         for (&w, st) in m.words.iter().zip(&m.stats) {
@@ -1949,13 +1949,13 @@ mod tests {
         ),
         (
             "a given name that starts with a surname, used with its full name",
-            &[("何元庆", 60, true), ("元庆", 96, true)],
-            &[("何元庆", &["元庆"])],
+            &[("苏云锋", 60, true), ("云锋", 96, true)],
+            &[("苏云锋", &["云锋"])],
         ),
         (
             "a surname missing from our list, its full name a third of the mentions",
-            &[("崇侯虎", 79, false), ("侯虎", 155, true)],
-            &[("崇侯虎", &["侯虎"])],
+            &[("岚孟川", 79, false), ("孟川", 155, true)],
+            &[("岚孟川", &["孟川"])],
         ),
         (
             "a name said rarely with one more character before it is context",
@@ -1964,17 +1964,17 @@ mod tests {
         ),
         (
             "two characters before a name are no surname our list lacks",
-            &[("兆兰兆蕙", 6, false), ("兆蕙", 60, false)],
-            &[("兆蕙", &[])],
+            &[("翊川翊岚", 6, false), ("翊岚", 60, false)],
+            &[("翊岚", &[])],
         ),
         (
             "a given name two full names share binds to neither",
             &[
-                ("何元庆", 30, true),
-                ("王元庆", 25, true),
-                ("元庆", 96, true),
+                ("苏云锋", 30, true),
+                ("王云锋", 25, true),
+                ("云锋", 96, true),
             ],
-            &[("何元庆", &[]), ("王元庆", &[]), ("元庆", &[])],
+            &[("苏云锋", &[]), ("王云锋", &[]), ("云锋", &[])],
         ),
         (
             "a person and the next character, said once, the person alone as often",
@@ -2111,7 +2111,7 @@ mod tests {
         let varied = seen(6, "入破。", "中内。", 2);
         let table = [
             ("玄冰阵", varied.clone(), true),
-            // numerals may start an array's name (十绝阵 style)
+            // a numeral may start an array's name (七煞阵)
             ("七煞阵", varied.clone(), true),
             ("迷魂阵", varied.clone(), false),
             ("摆开阵", varied.clone(), false),
@@ -2211,8 +2211,8 @@ mod tests {
         let table = [
             // a conjunction across the left edge, a word across the right
             ("女眷先行起身，然后金公告别。", "后金", true),
-            // a longer dictionary word holding it (an office)
-            ("交大理寺审讯。", "大理", true),
+            // a longer dictionary word holding it (a stone: 大理石, marble)
+            ("铺了大理石台阶。", "大理", true),
             // one of the book's persons across the left edge
             ("柯北辰教他武艺", "北辰教", true),
             ("北燕大军南下", "北燕", false),

@@ -244,7 +244,7 @@ impl Recognizer {
         out
     }
 
-    /// A surname + title or form of address (王员外): the title forms'
+    /// A surname + title or form of address (柯员外): the title forms'
     /// business (`forms`), never a name of its own.
     fn title_form(&self, w: &str) -> bool {
         let chars: Vec<char> = w.chars().collect();
@@ -255,13 +255,13 @@ impl Recognizer {
     /// Whether a name boundary between `head` and `tail` would split a
     /// common word (孟先|生, 西厢|房, 进|退维谷): the characters either side
     /// make a frequent dictionary word, and the one after the name is no
-    /// cue of its own (岳安人|道 is a name and a speech cue, not 人道).
+    /// cue of its own (苏安人|道 is a name and a speech cue, not 人道).
     /// `starts`: the boundary is the name's start.
     fn splits_word(&self, head: &str, tail: &str, starts: bool) -> bool {
         let (Some(last), Some(next)) = (head.chars().next_back(), tail.chars().next()) else {
             return false;
         };
-        // A cue after the name is read as a cue (岳安人|道); one before it
+        // A cue after the name is read as a cue (苏安人|道); one before it
         // is not (对|方派 is 对方, though 对 is a cue of address).
         let mut buf = [0u8; 4];
         if !starts && self.cues.contains_key(next.encode_utf8(&mut buf) as &str) {
@@ -438,7 +438,7 @@ mod tests {
             ("甚么寺", true),
             ("两京", true),
             ("桃花村", false),
-            ("韩家庄", false),
+            ("钟家庄", false),
             ("青石关", false),
         ] {
             assert_eq!(r.function_word_and_suffix(w), want, "{w}");
