@@ -408,7 +408,8 @@ fn modern_war_fiction_gives_its_units_people_and_places() {
 /// Fiction of the war against Japan (an invented text): a base area said in
 /// passing (延安, a listed place), the enemy state said only before its
 /// people or its soldiers (日本人, 日本鬼子: no segmentation slip), the
-/// period's name for the Japanese army (皇军) and the parties.
+/// period's name for the Japanese army (皇军), the parties, and a Japanese
+/// officer (a family name of dict/surnames.txt's Japanese section).
 #[test]
 fn resistance_war_fiction_gives_its_base_area_enemy_state_and_armies() {
     let d = Dir::new();
@@ -418,6 +419,8 @@ fn resistance_war_fiction_gives_its_base_area_enemy_state_and_armies() {
         ("霍长庚", "person"),
         ("周慕白", "person"),
         ("孙德胜", "person"),
+        // a Japanese officer: 松本 of dict/surnames.txt's Japanese names
+        ("松本一郎", "person"),
         ("延安", "place"),
         ("鹰嘴崖", "place"),
         ("日本", "faction"),
