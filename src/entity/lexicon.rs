@@ -168,6 +168,9 @@ pub struct CharClasses {
     pub kin: CharSet,
     /// After a two-character name, a named battle array (X阵): a place.
     pub array: CharSet,
+    /// Function characters a wuxia given name may hold after the surname
+    /// (X不Y, X我Y, X问Y).
+    pub name_function: CharSet,
 }
 
 impl CharClasses {
@@ -231,6 +234,7 @@ impl CharClasses {
             nickname_prefix: take("nickname_prefix")?,
             kin: take("kin")?,
             array: take("array")?,
+            name_function: take("name_function")?,
         })
     }
 }

@@ -1277,6 +1277,7 @@ impl Recognizer {
         let first = self.add_family_villages(first, m);
         let first = self.add_titled_sobriquets(first, m);
         let first = self.add_named_arrays(first, runs);
+        let first = self.add_function_char_names(first, runs);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

@@ -33,6 +33,29 @@ const TITLED_MIN_COUNT: u32 = 3;
 /// cues at a fifth, to be a name when the model did not take it.
 const TITLED_STRONG_MIN: u32 = 5;
 
+/// How often a surname + a function character + one more (X不Y) must be
+/// said, with speech cues after a fifth of the mentions, to be a name.
+const FUNCTION_NAME_MIN: u32 = 5;
+
+/// What a book says around a surname + a function character + one more
+/// character (`function_char_name`): how often, the characters before it,
+/// and how often a speech cue follows.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(super) struct NameSeen {
+    pub count: u32,
+    pub left: BTreeSet<char>,
+    pub said: u32,
+}
+
+impl NameSeen {
+    /// Adds what another slice of the book saw.
+    pub(super) fn absorb(&mut self, other: NameSeen) {
+        self.count += other.count;
+        self.left.extend(other.left);
+        self.said += other.said;
+    }
+}
+
 /// How often a named battle array must be said to be a place.
 const ARRAY_MIN_COUNT: u32 = 3;
 
@@ -45,6 +68,16 @@ pub(super) struct ArraySeen {
     pub left: BTreeSet<char>,
     pub right: BTreeSet<char>,
     pub entered: u32,
+}
+
+impl ArraySeen {
+    /// Adds what another slice of the book saw.
+    pub(super) fn absorb(&mut self, other: ArraySeen) {
+        self.count += other.count;
+        self.left.extend(other.left);
+        self.right.extend(other.right);
+        self.entered += other.entered;
+    }
 }
 
 /// Times a surname + 夫人/太太 must be said to be a person of its own.
@@ -511,6 +544,40 @@ impl Recognizer {
                     || self.chars.group.contains(c)
                     || self.chars.self_other.contains(c)
             })
+    }
+
+    /// Whether a surname + a function character + one more character
+    /// (`name_function` in `dict/chars.tsv`: 柯不言, 石我行) is a name the
+    /// proposer never offers: said at least `FUNCTION_NAME_MIN` times,
+    /// after at least three different characters, with a speech cue after
+    /// a fifth of the mentions and at least twice; the surname and the
+    /// function character are no word (何不|早说: 何不 is "why not"), the
+    /// given name is no verb phrase (王不|答道: 不答), and its last
+    /// character is no function character or numeral.
+    pub(super) fn function_char_name(&self, w: &str, seen: &NameSeen) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        if chars.len() != 3
+            || !self.chars.name_function.contains(&chars[1])
+            || self
+                .surnames
+                .get(&chars[0].to_string())
+                .is_none_or(|&s| s < 2)
+        {
+            return false;
+        }
+        let head: String = chars[..2].iter().collect();
+        let given: String = chars[1..].iter().collect();
+        let given_tag = self.vocab.tag(&given);
+        seen.count >= FUNCTION_NAME_MIN
+            && seen.left.len() >= 3
+            && seen.said >= 2
+            && seen.said * 5 >= seen.count
+            && !self.vocab.has_word(&head)
+            && !self.vocab.has_word(w)
+            && !(self.vocab.has_word(&given) && given_tag.starts_with('v'))
+            && !self.is_function_char(chars[2])
+            && !self.numerals.contains(&chars[2])
+            && !self.cues.contains_key(&chars[2].to_string())
     }
 
     pub(super) fn person_score(&self, w: &str, chars: &[char], st: &Stat) -> Option<Decided> {

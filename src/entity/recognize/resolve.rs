@@ -4,10 +4,10 @@
 //! one-character factions from army stems and polity contexts, listed
 //! polities that are also ordinary phrases (kept only where read as
 //! polities), families' villages said once, adepts named by a sobriquet
-//! and a religious title (bound to the sobriquet when it is a person), and
-//! named battle arrays.
+//! and a religious title (bound to the sobriquet when it is a person),
+//! named battle arrays, and names holding a function character (柯不凋).
 
-use super::judge::ArraySeen;
+use super::judge::{ArraySeen, NameSeen};
 use super::*;
 
 /// The share of a name's mentions before a realm word that makes it a realm.
@@ -1404,26 +1404,79 @@ impl Recognizer {
                         } else {
                             punct
                         });
-                        let entered = (1..=MAX_CUE.min(s)).any(|clen| {
-                            self.cues
-                                .get(run.sub(s - clen, s))
-                                .is_some_and(|c| c[class_index(CueClass::Movement)] >= 2)
-                        });
+                        let entered = self.cue_next_to(&run, s, false, CueClass::Movement);
                         cell.entered += u32::from(entered);
                     }
                 }
                 local
             })
-            .reduce(BTreeMap::new, |mut a, b| {
-                for (w, s) in b {
-                    let cell = a.entry(w).or_default();
-                    cell.count += s.count;
-                    cell.left.extend(s.left);
-                    cell.right.extend(s.right);
-                    cell.entered += s.entered;
-                }
-                a
+            .reduce(BTreeMap::new, |a, b| merge_seen(a, b, ArraySeen::absorb))
+    }
+
+    /// Names of a surname + a function character + one more (柯不言:
+    /// `function_char_name`), which no rule proposes, are persons unless
+    /// they are part of a decided name. The book is read for them directly.
+    pub(super) fn add_function_char_names(&self, first: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let seen = self.function_char_names_seen(runs);
+        let known: Vec<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let added: Vec<Decided> = seen
+            .iter()
+            .filter(|(w, s)| {
+                !known.iter().any(|k| k.contains(w.as_str())) && self.function_char_name(w, s)
             })
+            .map(|(w, s)| {
+                decided_owned(w.clone(), EntityType::Person, 0.5, &["sur", "say"], s.count)
+            })
+            .collect();
+        with_added(first, added)
+    }
+
+    /// Every surname + function character + one more character in the
+    /// book (`NameSeen`), per slice in parallel.
+    fn function_char_names_seen(&self, runs: &Runs) -> BTreeMap<String, NameSeen> {
+        runs.slices()
+            .par_iter()
+            .map(|part| {
+                let mut local: BTreeMap<String, NameSeen> = BTreeMap::new();
+                let mut buf = [0u8; 4];
+                for run in part.iter() {
+                    let n = run.len();
+                    for i in 0..n.saturating_sub(2) {
+                        if !self.chars.name_function.contains(&run.ch(i + 1))
+                            || !self
+                                .surnames
+                                .contains_key(run.ch(i).encode_utf8(&mut buf) as &str)
+                        {
+                            continue;
+                        }
+                        let cell = local.entry(run.sub(i, i + 3).to_string()).or_default();
+                        cell.count += 1;
+                        cell.left.insert(if i > 0 { run.ch(i - 1) } else { '。' });
+                        let j = i + 3;
+                        let said = self.cue_next_to(&run, j, true, CueClass::Speech)
+                            || (j == n && matches!(run.after, '：' | ':'));
+                        cell.said += u32::from(said);
+                    }
+                }
+                local
+            })
+            .reduce(BTreeMap::new, |a, b| merge_seen(a, b, NameSeen::absorb))
+    }
+
+    /// Whether a cue of `class` (weight at least 2) starts at character
+    /// `at` of a run (`after`) or ends there.
+    fn cue_next_to(&self, run: &Run, at: usize, after: bool, class: CueClass) -> bool {
+        let room = if after { run.len() - at } else { at };
+        (1..=MAX_CUE.min(room)).any(|clen| {
+            let text = if after {
+                run.sub(at, at + clen)
+            } else {
+                run.sub(at - clen, at)
+            };
+            self.cues
+                .get(text)
+                .is_some_and(|c| c[class_index(class)] >= 2)
+        })
     }
 
     /// Listed factions that are also ordinary phrases
@@ -1919,6 +1972,18 @@ impl Recognizer {
     }
 }
 
+/// Two slices' counts of strings merged (`absorb` adds one string's).
+fn merge_seen<T: Default>(
+    mut a: BTreeMap<String, T>,
+    b: BTreeMap<String, T>,
+    absorb: fn(&mut T, T),
+) -> BTreeMap<String, T> {
+    for (w, s) in b {
+        absorb(a.entry(w).or_default(), s);
+    }
+    a
+}
+
 /// The phase-1 decisions with `added` among them, in name order.
 fn with_added(mut first: Vec<Decided>, added: Vec<Decided>) -> Vec<Decided> {
     if !added.is_empty() {
@@ -2150,6 +2215,43 @@ mod tests {
                 ("玄冰阵", EntityType::Place, 4),
             ]
         );
+    }
+
+    #[test]
+    fn a_name_holding_a_function_character_said_with_speech_is_a_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 柯不凋 and 韩我狂 speak; 何不早说 is "why not say so earlier"
+        // (何不 is a word), 王不肯 a verb phrase; 柯不凋 said once inside
+        // a decided name is no second person.
+        let speaker = |name: &str| {
+            format!(
+                "{name}道：“来了。”众人见{name}大怒。忽听{name}冷笑道：“好。”\
+                 掌门{name}拔剑。只见{name}站起。又问{name}道：“何事？”"
+            )
+        };
+        let text = [
+            speaker("柯不凋"),
+            speaker("韩我狂"),
+            speaker("何不早"),
+            speaker("王不肯"),
+        ]
+        .concat();
+        let store = RunStore::new(&[text.as_str()]);
+        let runs = store.runs();
+        let added = r.add_function_char_names(vec![said_person("石敢当", 3)], &runs);
+        let names: Vec<(&str, EntityType)> =
+            added.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("柯不凋", EntityType::Person),
+                ("石敢当", EntityType::Person),
+                ("韩我狂", EntityType::Person),
+            ]
+        );
+        let first = vec![said_person("柯不凋寒", 3)];
+        let added = r.add_function_char_names(first, &runs);
+        assert!(!added.iter().any(|d| d.name == "柯不凋"));
     }
 
     #[test]
