@@ -469,7 +469,7 @@ impl Recognizer {
     /// them, different characters either side, and seldom after a
     /// demonstrative. The sobriquet may be an ordinary noun (寒光) or
     /// start with a function character (多闻), but it is no verb or
-    /// adjective (云游|道人, 胖大|和尚: a role, not a name), holds no
+    /// adjective of the dictionary (修行|道人: a role, not a name), holds no
     /// numeral, pronoun, demonstrative or group word (一个|和尚, 众|长老),
     /// and is no title or generic word.
     pub(super) fn titled_sobriquet(&self, w: &str, st: &Stat) -> bool {
@@ -483,7 +483,6 @@ impl Recognizer {
         let stem_text: String = stem.iter().collect();
         let cues = st.person_cues();
         let (ld, rd) = self.diversity(st);
-        let tag = self.vocab.tag(&stem_text);
         self.lex.religious_titles.contains(&title)
             && cues >= 3
             && (cues as f64) >= 0.2 * st.count as f64
@@ -492,13 +491,24 @@ impl Recognizer {
             && st.after_demonstrative * 5 < st.count
             && !self.titles.contains_key(&stem_text)
             && !self.is_generic(&stem_text)
-            && !(self.vocab.has_word(&stem_text) && (tag.starts_with('v') || tag.starts_with('a')))
-            && !stem.iter().any(|c| {
-                self.numerals.contains(c)
-                    || self.chars.pronoun.contains(c)
-                    || self.chars.demonstrative.contains(c)
-                    || self.chars.group.contains(c)
-            })
+            && !self.verb_or_adjective(&stem_text)
+            && !stem.iter().any(|&c| self.counts_or_points(c))
+    }
+
+    /// Whether a word is a verb or an adjective of jieba's dictionary:
+    /// before a title or a suffix it names a role or an act, not a name.
+    fn verb_or_adjective(&self, w: &str) -> bool {
+        let tag = self.vocab.tag(w);
+        self.vocab.has_word(w) && (tag.starts_with('v') || tag.starts_with('a'))
+    }
+
+    /// Whether a character counts, points or names a group (一, 那, 他,
+    /// 众): inside a stem it makes a phrase of it (一个|和尚, 众|长老).
+    fn counts_or_points(&self, c: char) -> bool {
+        self.numerals.contains(&c)
+            || self.chars.pronoun.contains(&c)
+            || self.chars.demonstrative.contains(&c)
+            || self.chars.group.contains(&c)
     }
 
     /// Whether a string is a named battle array: a two-character name +
@@ -519,7 +529,6 @@ impl Recognizer {
         }
         let stem: String = chars[..2].iter().collect();
         let tail: String = chars[1..].iter().collect();
-        let tag = self.vocab.tag(&stem);
         let mut buf = [0u8; 4];
         let movement_first = self
             .cues
@@ -532,17 +541,15 @@ impl Recognizer {
             && seen.entered >= 1
             && !self.vocab.has_word(w)
             && !self.vocab.has_word(&tail)
-            && !(self.vocab.has_word(&stem) && (tag.starts_with('v') || tag.starts_with('a')))
+            && !self.verb_or_adjective(&stem)
             && !self.titles.contains_key(&stem)
             && !self.is_generic(&stem)
             && !self.numerals.contains(&chars[1])
             && !self.factions_1.contains(&chars[1].to_string())
             && !self.chars.side_slang.contains(&chars[1])
-            && !chars[..2].iter().any(|c| {
-                self.chars.pronoun.contains(c)
-                    || self.chars.demonstrative.contains(c)
-                    || self.chars.group.contains(c)
-                    || self.chars.self_other.contains(c)
+            && !chars[..2].iter().any(|&c| {
+                (self.counts_or_points(c) && !self.numerals.contains(&c))
+                    || self.chars.self_other.contains(&c)
             })
     }
 
