@@ -33,6 +33,10 @@ const TITLED_MIN_COUNT: u32 = 3;
 /// cues at a fifth, to be a name when the model did not take it.
 const TITLED_STRONG_MIN: u32 = 5;
 
+/// How often a surname + a clan word (何氏) must be said, with cues at a
+/// fifth, to be a name when the rules and the model did not take it.
+const CLAN_NAME_MIN: u32 = 3;
+
 /// How often a surname + a function character + one more (X不Y) must be
 /// said, with speech cues after a fifth of the mentions, to be a name.
 const FUNCTION_NAME_MIN: u32 = 5;
@@ -493,6 +497,33 @@ impl Recognizer {
             && !self.is_generic(&stem_text)
             && !self.verb_or_adjective(&stem_text)
             && !stem.iter().any(|&c| self.counts_or_points(c))
+    }
+
+    /// Whether the candidate is a woman named by her family: a surname +
+    /// a clan word (何氏, 欧阳氏: class `clan` of `dict/chars.tsv`), said at
+    /// least `CLAN_NAME_MIN` times with person cues at a fifth of them and
+    /// at least three, after three different characters, and seldom after
+    /// a demonstrative. The rules read a surname that is also a function
+    /// character (何, 于) or a common one warily, and jieba makes a word of
+    /// the clan character alone: the shape and the cues carry it.
+    pub(super) fn clan_name(&self, w: &str, st: &Stat) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        let len = chars.len();
+        if !(2..=3).contains(&len)
+            || st.count < CLAN_NAME_MIN
+            || !self.chars.clan.contains(&chars[len - 1])
+            || self.surname(&chars, w).is_none_or(|(sl, _)| sl != len - 1)
+        {
+            return false;
+        }
+        let cues = st.person_cues();
+        let (ld, _) = self.diversity(st);
+        cues >= 3
+            && cues * 5 >= st.count
+            && ld >= 3
+            && st.after_demonstrative * 5 < st.count
+            && !self.is_plain_word(w)
+            && !self.is_generic(w)
     }
 
     /// Whether a word is a verb or an adjective of jieba's dictionary:

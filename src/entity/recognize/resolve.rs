@@ -1349,6 +1349,20 @@ impl Recognizer {
         first
     }
 
+    /// Women named by their family (`clan_name`: 何氏) that the rules and
+    /// the model left undecided are persons.
+    pub(super) fn add_clan_names(&self, first: Vec<Decided>, m: &Measured) -> Vec<Decided> {
+        let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let added: Vec<Decided> = m
+            .words
+            .iter()
+            .zip(&m.stats)
+            .filter(|&(&w, st)| !st.aux && !known.contains(w) && self.clan_name(w, st))
+            .map(|(&w, st)| decided(w, EntityType::Person, 0.5, &["sur", "clan"], st))
+            .collect();
+        with_added(first, added)
+    }
+
     /// Named battle arrays (`named_array`: 玄冰阵) are places, unless the
     /// stem is a decided person's name (a general's array, 柯北辰阵, is
     /// his formation) or the string is part of a decided name. The book is
@@ -2162,6 +2176,39 @@ mod tests {
                 ("青霞", EntityType::Person, vec!["青霞真人"]),
             ]
         );
+    }
+
+    #[test]
+    fn a_woman_named_by_her_family_said_with_cues_is_a_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 于 is a surname and a function character, and jieba makes a word
+        // of 氏 alone: the rules refuse 于氏 however often she speaks. 柯氏
+        // is said only after a demonstrative (那柯氏: a way of pointing),
+        // 人氏 ("a native of") holds no surname.
+        let text = "于氏道：“老爷回来了。”丫环见了于氏，忙叫夫人。于氏夫人问道：“女儿呢？”\
+                    众人扶住于氏，于氏哭道：“我的儿！”家中全仗于氏调度。\
+                    那柯氏道：“好。”那柯氏笑道：“来了。”那柯氏问道：“谁？”\
+                    他是本地人氏，那人氏道：“是。”";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let yu = m.stat("于氏").expect("于氏 is a candidate");
+        assert!(
+            r.judge("于氏", yu, &m).is_none(),
+            "the rules alone refuse 于氏"
+        );
+        for (w, want) in [("于氏", true), ("柯氏", false), ("人氏", false)] {
+            let got = m.stat(w).is_some_and(|st| r.clan_name(w, st));
+            assert_eq!(got, want, "{w}");
+        }
+        let added = r.add_clan_names(vec![said_person("石敢当", 3)], &m);
+        let got: Vec<(&str, EntityType)> =
+            added.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+        assert_eq!(
+            got,
+            [("于氏", EntityType::Person), ("石敢当", EntityType::Person)]
+        );
+        assert!(added[0].evidence.contains("clan"));
     }
 
     #[test]
