@@ -1276,7 +1276,9 @@ impl Recognizer {
         let first = self.add_tagged(first, runs, m, &refused, &model_refuses);
         let first = self.add_family_villages(first, m);
         let first = self.add_titled_sobriquets(first, m);
-        let first = self.add_clan_names(first, m);
+        let first = self.add_shaped_names(first, m, Recognizer::clan_name, &["sur", "clan"]);
+        let first =
+            self.add_shaped_names(first, m, Recognizer::function_surname_name, &["sur", "say"]);
         let first = self.add_named_arrays(first, runs);
         let first = self.add_function_char_names(first, runs);
         phases.mark(t0, "decide: tagged");

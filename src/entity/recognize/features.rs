@@ -192,6 +192,15 @@ impl BookContext {
     }
 }
 
+/// The share of candidate i's mentions followed by a character of `set`.
+pub(super) fn right_share(m: &Measured, i: usize, set: &crate::charset::CharSet) -> f64 {
+    neighbours(m, i, false)
+        .iter()
+        .filter(|&&(c, _)| c != EDGE && char::from_u32(c).is_some_and(|c| set.contains(&c)))
+        .map(|&(_, share)| share)
+        .sum()
+}
+
 /// Candidate i's neighbour distribution on one side (shares summing to 1,
 /// a run edge as `EDGE`).
 fn neighbours(m: &Measured, i: usize, left: bool) -> Vec<(u32, f64)> {

@@ -37,6 +37,16 @@ const TITLED_STRONG_MIN: u32 = 5;
 /// fifth, to be a name when the rules and the model did not take it.
 const CLAN_NAME_MIN: u32 = 3;
 
+/// How often a surname that is also a function character + one given-name
+/// character (余元) must be said, with speech cues after a tenth, to be a
+/// name when the rules and the model did not take it.
+const FUNCTION_SURNAME_MIN: u32 = 5;
+
+/// How many of jieba's person names (`dict/given_name_chars.tsv`) must hold
+/// a character for it to count as a common given name (元 284, 庆 182; not
+/// 后 85, 言 56, 故 2).
+const COMMON_GIVEN_MIN: u32 = 100;
+
 /// How often a surname + a function character + one more (X不Y) must be
 /// said, with speech cues after a fifth of the mentions, to be a name.
 const FUNCTION_NAME_MIN: u32 = 5;
@@ -523,6 +533,39 @@ impl Recognizer {
             && ld >= 3
             && st.after_demonstrative * 5 < st.count
             && !self.is_plain_word(w)
+            && !self.is_generic(w)
+    }
+
+    /// Whether the candidate is a surname that is also a function
+    /// character (余, 何, 于) + a character common in given names
+    /// (`COMMON_GIVEN_MIN`), said at least `FUNCTION_SURNAME_MIN` times
+    /// with a speech cue after a tenth of the mentions and at least twice,
+    /// and between four different characters on either side. The rules
+    /// want such a given name to be no word, which one character seldom
+    /// is (元), and the model follows them; 于后, 何故 and 何足(道) hold no
+    /// given name.
+    pub(super) fn function_surname_name(&self, w: &str, st: &Stat) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        if chars.len() != 2
+            || st.count < FUNCTION_SURNAME_MIN
+            || !self.is_function_char(chars[0])
+            || self
+                .surnames
+                .get(&chars[0].to_string())
+                .is_none_or(|&s| s < 2)
+        {
+            return false;
+        }
+        let (ld, rd) = self.diversity(st);
+        self.lex
+            .given_name_chars
+            .get(&chars[1])
+            .is_some_and(|&n| n >= COMMON_GIVEN_MIN)
+            && st.say >= 2
+            && st.say * 10 >= st.count
+            && ld >= 4
+            && rd >= 4
+            && st.after_demonstrative * 5 < st.count
             && !self.is_generic(w)
     }
 
