@@ -26,6 +26,8 @@ pub const HONORIFICS: &str = include_str!("../dict/honorifics.txt");
 pub const GIVEN_NAME_CHARS: &str = include_str!("../dict/given_name_chars.tsv");
 /// Characters of transliterated foreign names, with their log-odds.
 pub const TRANSLIT_CHARS: &str = include_str!("../dict/translit_chars.tsv");
+/// Words right before a thing held or handled (取出, 手提, 一柄).
+pub const OBJECT_CUES: &str = include_str!("../dict/object_cues.txt");
 /// Words for a side's soldiers in common speech (鬼子, 鞑子).
 pub const SLANG_ARMIES: &str = include_str!("../dict/slang_armies.txt");
 /// Named character classes (locatives, numerals, polity contexts …).

@@ -17,6 +17,7 @@
 //! | `aliases.tsv`        | `canonical<TAB>alias<TAB>…`          | one entity under several names        |
 //! | `cues.txt`           | `cue<TAB>class<TAB>weight`           | context cues (道, 率兵, 前往 …)       |
 //! | `slang_armies.txt`   | one word a line                      | a side's soldiers in speech (鬼子)    |
+//! | `object_cues.txt`    | one word a line                      | before a thing handled (取出, 手提)   |
 //! | `faction_homographs.txt` | one word a line                  | polities that are also phrases (大明) |
 //!
 //! Lines starting with `#` and blank lines are skipped everywhere.
@@ -30,8 +31,8 @@ use std::sync::OnceLock;
 use crate::charset::CharSet;
 use crate::dicts::{
     ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, EPITHET_WORDS, FACTIONS,
-    FACTION_HOMOGRAPHS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, PLACES,
-    PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES, TRANSLIT_CHARS,
+    FACTION_HOMOGRAPHS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, OBJECT_CUES,
+    PLACES, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES, TRANSLIT_CHARS,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -274,6 +275,9 @@ pub struct Lexicon {
     /// Words for a side's soldiers in common speech (鬼子, 鞑子): generic,
     /// but a book's army when it uses one as much as its named armies.
     pub slang_armies: Vec<String>,
+    /// Words right before a thing held or handled, never a person (取出,
+    /// 手提, 祭起, 一柄).
+    pub object_cues: Vec<String>,
     /// What follows a surname to address one person (爷, 兄, 大人), besides
     /// the `post` and `both` titles.
     pub honorifics: HashSet<String>,
@@ -350,6 +354,7 @@ impl Lexicon {
         lex.empire_words.extend(words(EMPIRE_WORDS));
         lex.epithet_words.extend(words(EPITHET_WORDS));
         lex.slang_armies.extend(words(SLANG_ARMIES));
+        lex.object_cues.extend(words(OBJECT_CUES));
         lex.given_name_chars = char_table(
             Path::new("dict/given_name_chars.tsv"),
             t.given_name_chars,

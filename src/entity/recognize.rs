@@ -1281,6 +1281,7 @@ impl Recognizer {
             self.add_shaped_names(first, m, Recognizer::function_surname_name, &["sur", "say"]);
         let first = self.add_named_arrays(first, runs);
         let first = self.add_function_char_names(first, runs);
+        let first = self.drop_handled_objects(first, runs, m);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);
