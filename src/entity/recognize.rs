@@ -1282,6 +1282,7 @@ impl Recognizer {
         let first = self.add_named_arrays(first, runs);
         let first = self.add_function_char_names(first, runs);
         let first = self.drop_handled_objects(first, runs, m);
+        let first = self.drop_pointed_roles(first, m);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

@@ -153,6 +153,41 @@ impl Recognizer {
             .collect()
     }
 
+    /// Drops the persons that are a demonstrative + a noun the book also
+    /// says without it (`pointed_role`).
+    pub(super) fn drop_pointed_roles(
+        &self,
+        mut decided: Vec<Decided>,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        decided.retain(|d| d.kind != EntityType::Person || !self.pointed_role(&d.name, d.count, m));
+        decided
+    }
+
+    /// 那武生, 那秀士: a demonstrative that is at most a rare surname (那
+    /// has weight 1), then two or more characters the book says at least
+    /// twice more on their own (一个武生, 两位武生): "that young gallant",
+    /// a role pointed at, not a man named 那. `demonstrative_phrase` leaves
+    /// out such a phrase when jieba lists the noun as an ordinary word; this
+    /// reads the book instead, after the model (jieba tags 武生 a name, and
+    /// 秀士 is not in its dictionary). A name of that surname (那彦成) is
+    /// seldom said without it.
+    pub(super) fn pointed_role(&self, w: &str, count: u32, m: &Measured) -> bool {
+        let mut chars = w.chars();
+        let Some(first) = chars.next() else {
+            return false;
+        };
+        let rest = chars.as_str();
+        rest.chars().count() >= 2
+            && self.chars.demonstrative.contains(&first)
+            && self
+                .lex
+                .surnames
+                .get(first.encode_utf8(&mut [0u8; 4]) as &str)
+                .is_none_or(|&weight| weight <= 1)
+            && m.count(rest) >= count + 2
+    }
+
     /// Resolves accepted names that contain one another:
     /// - the shorter one lives (almost) only inside the longer: it goes
     ///   (耶律挞 inside 耶律挞烈, 德州 inside 安德州);
@@ -2367,6 +2402,31 @@ mod tests {
         let kept = r.drop_handled_objects(decided, &runs, &m);
         let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["石敢当"]);
+    }
+
+    #[test]
+    fn a_role_pointed_at_by_a_demonstrative_is_no_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 剑客 is said on its own (一个剑客, 两位剑客): 那剑客 points at a
+        // role. 千山 never is: 那千山 is a man of the surname 那. 韩千山's
+        // 韩 is no demonstrative.
+        let text = "那剑客道：“来。”那剑客笑道：“好。”那剑客问道：“谁？”\
+                    来了一个剑客。两位剑客同行。那千山道：“走。”\
+                    那千山笑道：“好。”韩千山道：“来。”";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        for (w, count, want) in [
+            ("那剑客", 3, true),
+            ("那千山", 2, false),
+            ("韩千山", 1, false),
+        ] {
+            assert_eq!(r.pointed_role(w, count, &m), want, "{w}");
+        }
+        let kept =
+            r.drop_pointed_roles(vec![said_person("那剑客", 3), said_person("那千山", 2)], &m);
+        let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["那千山"]);
     }
 
     #[test]
