@@ -33,7 +33,7 @@ const TITLED_MIN_COUNT: u32 = 3;
 /// cues at a fifth, to be a name when the model did not take it.
 const TITLED_STRONG_MIN: u32 = 5;
 
-/// How often a surname + a clan word (何氏) must be said, with cues at a
+/// How often a surname + a clan word (于氏) must be said, with cues at a
 /// fifth, to be a name when the rules and the model did not take it.
 const CLAN_NAME_MIN: u32 = 3;
 
@@ -510,10 +510,12 @@ impl Recognizer {
     }
 
     /// Whether the candidate is a woman named by her family: a surname +
-    /// a clan word (何氏, 欧阳氏: class `clan` of `dict/chars.tsv`), said at
+    /// a clan word (于氏, 欧阳氏: class `clan` of `dict/chars.tsv`), said at
     /// least `CLAN_NAME_MIN` times with person cues at a fifth of them and
-    /// at least three, after three different characters, and seldom after
-    /// a demonstrative. The rules read a surname that is also a function
+    /// at least three, after three different characters (or at the start
+    /// of a clause at half the mentions and twice at least: a chapter says
+    /// her name four times, 。于氏夫人), and seldom after a demonstrative.
+    /// The rules read a surname that is also a function
     /// character (何, 于) or a common one warily, and jieba makes a word of
     /// the clan character alone: the shape and the cues carry it.
     pub(super) fn clan_name(&self, w: &str, st: &Stat) -> bool {
@@ -530,7 +532,7 @@ impl Recognizer {
         let (ld, _) = self.diversity(st);
         cues >= 3
             && cues * 5 >= st.count
-            && ld >= 3
+            && (ld >= 3 || (st.left_punct >= 2 && st.left_punct * 2 >= st.count))
             && st.after_demonstrative * 5 < st.count
             && !self.is_plain_word(w)
             && !self.is_generic(w)

@@ -209,7 +209,7 @@ impl Recognizer {
                 if i + slen > n || !self.surname_keys.contains_key(&key(run, i, i + slen)) {
                     continue;
                 }
-                // 何氏, 孙氏: a woman named by her family (judged by
+                // 于氏, 柯氏: a woman named by her family (judged by
                 // `person_score`, though a clan word is no given name).
                 if i + slen < n && self.chars.clan.contains(&run.ch(i + slen)) {
                     out.push((i, i + slen + 1));

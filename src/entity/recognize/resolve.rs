@@ -1471,7 +1471,7 @@ impl Recognizer {
 
     /// Names of a shape the rules read warily, that the rules and the
     /// model left undecided, are persons when `shape` holds: women named
-    /// by their family (`clan_name`: 何氏), a function-character surname +
+    /// by their family (`clan_name`: 于氏), a function-character surname +
     /// a common given name (`function_surname_name`: 余元). Not a family
     /// whose children the book names after it at a third of the mentions
     /// (柯氏弟兄, 柯氏兄弟: several people).
@@ -2359,6 +2359,36 @@ mod tests {
             [("于氏", EntityType::Person), ("石敢当", EntityType::Person)]
         );
         assert!(added[0].evidence.contains("clan"));
+    }
+
+    #[test]
+    fn a_clan_name_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let stat = |count: u32, title: u32, ld: u32, lp: u32, dem: u32| Stat {
+            count,
+            title,
+            left_distinct: ld,
+            left_punct: lp,
+            after_demonstrative: dem,
+            ..Stat::default()
+        };
+        let table = [
+            // After three different characters (one of them a run edge).
+            ("于氏", stat(9, 4, 2, 3, 0), true),
+            // A chapter: four mentions, three at the start of a clause.
+            ("于氏", stat(4, 4, 1, 3, 0), true),
+            // Glued to the same character: neither.
+            ("于氏", stat(4, 4, 1, 1, 0), false),
+            // Pointed at (那于氏) too often.
+            ("于氏", stat(9, 4, 2, 3, 2), false),
+            // Too few cues.
+            ("于氏", stat(9, 2, 2, 3, 0), false),
+            // No surname before 氏.
+            ("人氏", stat(9, 4, 2, 3, 0), false),
+        ];
+        for (w, st, want) in table {
+            assert_eq!(r.clan_name(w, &st), want, "{w} {st:?}");
+        }
     }
 
     #[test]
