@@ -67,6 +67,10 @@ const MIN_TITLED_SECT: u32 = 2;
 /// (云锋: 云 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
 
+/// Mentions a person needs before being pointed at (那X, 这X, 一个X) at
+/// half of them makes it a role (`pointed_role`).
+const POINTED_MIN: u32 = 3;
+
 /// Mentions after an object cue (取出, 手提, 一柄) that make a person
 /// candidate a thing held or handled (`handled_object`).
 const HANDLED_MIN: u32 = 2;
@@ -164,6 +168,8 @@ impl Recognizer {
         decided
     }
 
+    /// A role pointed at, not a name: said at least `POINTED_MIN` times,
+    /// half of them after a demonstrative or classifier; or
     /// 那武生, 那秀士: a demonstrative that is at most a rare surname (那
     /// has weight 1), then two or more characters the book says at least
     /// twice more on their own (一个武生, 两位武生): "that young gallant",
@@ -173,6 +179,13 @@ impl Recognizer {
     /// 秀士 is not in its dictionary). A name of that surname (那彦成) is
     /// seldom said without it.
     pub(super) fn pointed_role(&self, w: &str, count: u32, m: &Measured) -> bool {
+        // 那武生 … 这武生: a role said after a demonstrative or classifier at
+        // half its mentions (a name is pointed at now and then: 那韩千山).
+        if m.stat(w)
+            .is_some_and(|st| st.count >= POINTED_MIN && st.after_demonstrative * 2 >= st.count)
+        {
+            return true;
+        }
         let mut chars = w.chars();
         let Some(first) = chars.next() else {
             return false;
@@ -2442,7 +2455,9 @@ mod tests {
         // 韩 is no demonstrative.
         let text = "那剑客道：“来。”那剑客笑道：“好。”那剑客问道：“谁？”\
                     来了一个剑客。两位剑客同行。那千山道：“走。”\
-                    那千山笑道：“好。”韩千山道：“来。”";
+                    那千山笑道：“好。”韩千山道：“来。”\
+                    那柯生道：“走。”柯生笑道：“好。”这柯生问道：“谁？”\
+                    苏青禾道：“走。”那苏青禾笑道：“好。”苏青禾问道：“谁？”";
         let store = RunStore::new(&[text]);
         let runs = store.runs();
         let m = r.measure(&runs, false, &mut Phases::default());
@@ -2450,6 +2465,9 @@ mod tests {
             ("那剑客", 3, true),
             ("那千山", 2, false),
             ("韩千山", 1, false),
+            // Pointed at twice in three mentions; once in three.
+            ("柯生", 3, true),
+            ("苏青禾", 3, false),
         ] {
             assert_eq!(r.pointed_role(w, count, &m), want, "{w}");
         }
