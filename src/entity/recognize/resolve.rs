@@ -67,6 +67,10 @@ const MIN_TITLED_SECT: u32 = 2;
 /// (云锋: 云 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
 
+/// Movement cues before a listed polity that make it a place
+/// (`places_by_context`).
+const PLACE_BY_MOVES_MIN: u32 = 3;
+
 /// Mentions a person needs before being pointed at (那X, 这X, 一个X) at
 /// half of them makes it a role (`pointed_role`).
 const POINTED_MIN: u32 = 3;
@@ -80,7 +84,7 @@ const HANDLED_MIN: u32 = 2;
 /// held or handled (a weapon or treasure that 飞来 and 打中 like a man):
 /// handled at least `HANDLED_MIN` times and at a tenth of its mentions,
 /// and either never speaking or handled at a sixth of them. A person is
-/// seldom written after 取出 or 手提; once (取出一封书, 岳飞) is chance.
+/// seldom written after 取出 or 手提; once (取出一封书, 韩千山) is chance.
 pub(super) fn handled_object(count: u32, say: u32, handled: u32) -> bool {
     handled >= HANDLED_MIN && handled * 10 >= count && (say == 0 || handled * 6 >= count)
 }
@@ -155,6 +159,36 @@ impl Recognizer {
             .into_iter()
             .filter(|d| !(d.kind == EntityType::Person && things.contains(&d.name)))
             .collect()
+    }
+
+    /// A listed polity the book only goes to is a place here (往X进香,
+    /// 在X开设茶楼: a temple hill named after the state): a faction of two or
+    /// more characters from the lexicon alone, with no polity context and
+    /// not named as a state (X国, X朝: the state one travels to), after a
+    /// movement cue at a third of its mentions and at least
+    /// `PLACE_BY_MOVES_MIN` times, becomes a place.
+    pub(super) fn places_by_context(&self, mut all: Vec<Decided>, m: &Measured) -> Vec<Decided> {
+        for d in all.iter_mut() {
+            if d.kind != EntityType::Faction
+                || d.name.chars().count() < 2
+                || d.evidence.len() != 1
+                || !d.evidence.contains("lex")
+                || d.name
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| self.chars.polity_after.contains(&c))
+            {
+                continue;
+            }
+            let Some(st) = m.stat(&d.name) else {
+                continue;
+            };
+            if st.mov >= PLACE_BY_MOVES_MIN && st.mov * 3 >= st.count {
+                d.kind = EntityType::Place;
+                d.evidence.insert("mov");
+            }
+        }
+        all
     }
 
     /// Drops the persons that are a demonstrative + a noun the book also
@@ -2405,13 +2439,48 @@ mod tests {
     }
 
     #[test]
+    fn a_listed_polity_the_book_only_goes_to_is_a_place() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 大宛 is gone to three times in four; 吐蕃 as often, but the book
+        // also reads it as a polity (poly); 高丽国 is named as a state.
+        let text = "石敢当前往大宛。韩千山到了大宛，大宛风沙大。苏青禾往大宛去。\
+                    石敢当前往吐蕃。韩千山到了吐蕃。苏青禾往吐蕃去。\
+                    石敢当前往高丽国。韩千山到了高丽国。苏青禾往高丽国去。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let faction = |name: &str, evidence: &[&'static str]| {
+            decided_owned(name.to_string(), EntityType::Faction, 0.9, evidence, 3)
+        };
+        let all = r.places_by_context(
+            vec![
+                faction("大宛", &["lex"]),
+                faction("吐蕃", &["lex", "poly"]),
+                faction("高丽国", &["lex"]),
+            ],
+            &m,
+        );
+        let kinds: Vec<(&str, EntityType)> =
+            all.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("大宛", EntityType::Place),
+                ("吐蕃", EntityType::Faction),
+                ("高丽国", EntityType::Faction)
+            ]
+        );
+        assert!(all[0].evidence.contains("mov"));
+    }
+
+    #[test]
     fn a_thing_held_or_handled_by_table() {
         // (count, said with a speech cue, after an object cue, a thing)
         let table = [
             (30, 0, 4, true),
             (11, 0, 2, true),
             (16, 2, 3, true),
-            // Once is chance (取出一封书, 岳飞).
+            // Once is chance (取出一封书, 韩千山).
             (7, 0, 1, false),
             // Under a tenth of the mentions.
             (40, 0, 3, false),
