@@ -1250,6 +1250,17 @@ impl Recognizer {
             .filter(|(_, v)| v.1)
             .map(|(&w, _)| w)
             .collect();
+        // The rules' places the model refused in a chapter-sized text.
+        let refused_places: Vec<Decided> = if short {
+            rule.iter()
+                .zip(&verdicts)
+                .filter(|(_, v)| v.1 && v.0.is_none())
+                .filter_map(|(r, _)| r.clone())
+                .filter(|d| d.kind == EntityType::Place)
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Persons that name several people (王马二人, and 王马 said before it).
         let groups = self.group_names(m);
         let group = |d: &Decided| {
@@ -1283,6 +1294,7 @@ impl Recognizer {
         let first = self.add_function_char_names(first, runs);
         let first = self.drop_handled_objects(first, runs, m);
         let first = self.drop_pointed_roles(first, m);
+        let first = self.add_framed_places(first, &refused_places, runs);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

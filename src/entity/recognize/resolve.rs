@@ -67,6 +67,10 @@ const MIN_TITLED_SECT: u32 = 2;
 /// (云锋: 云 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
 
+/// Journeys (往X去) that keep a place the model refused in a chapter
+/// (`add_framed_places`).
+const FRAMED_MIN: u32 = 2;
+
 /// Movement cues before a listed polity that make it a place
 /// (`places_by_context`).
 const PLACE_BY_MOVES_MIN: u32 = 3;
@@ -189,6 +193,53 @@ impl Recognizer {
             }
         }
         all
+    }
+
+    /// Places the rules took and the model refused in a chapter-sized text,
+    /// which the text moves people to in the frame of a journey at least
+    /// `FRAMED_MIN` times (往X去, 到X来: a movement cue before, 去 or 来
+    /// right after), stand: the model reads few mentions in a chapter, and
+    /// no person is gone to so.
+    pub(super) fn add_framed_places(
+        &self,
+        first: Vec<Decided>,
+        refused: &[Decided],
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        let names: Vec<&str> = refused
+            .iter()
+            .filter(|d| d.kind == EntityType::Place && d.count >= FRAMED_MIN)
+            .map(|d| d.name.as_str())
+            .collect();
+        if names.is_empty() {
+            return first;
+        }
+        let ac = crate::entity::name_matcher(
+            names.iter(),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        let mut framed = vec![0u32; names.len()];
+        for hit in runs.find_all(&ac) {
+            let run = runs.at(hit.run as usize);
+            let i = run.off.partition_point(|&o| o < hit.start);
+            let j = run.off.partition_point(|&o| o < hit.end);
+            let journey = j < run.len() && matches!(run.ch(j), '去' | '来');
+            if journey && i > 0 && self.cue_next_to(&run, i, false, CueClass::Movement) {
+                framed[hit.pattern as usize] += 1;
+            }
+        }
+        let added: Vec<Decided> = refused
+            .iter()
+            .filter(|d| {
+                names
+                    .iter()
+                    .position(|w| *w == d.name)
+                    .is_some_and(|k| framed[k] >= FRAMED_MIN)
+            })
+            .cloned()
+            .collect();
+        with_added(first, added)
     }
 
     /// Drops the persons that are a demonstrative + a noun the book also
@@ -2471,6 +2522,23 @@ mod tests {
             ]
         );
         assert!(all[0].evidence.contains("mov"));
+    }
+
+    #[test]
+    fn a_place_gone_to_in_a_journey_frame_stands() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 青石 is gone to twice in the frame 往X去 / 到X来; 白沙 is reached
+        // twice but never so; 柯北辰 is a person.
+        let text = "我同你往青石去。明日到青石来。石敢当到了白沙，又到白沙。\
+                    往柯北辰去。往柯北辰去。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let place =
+            |name: &str| decided_owned(name.to_string(), EntityType::Place, 0.5, &["mov"], 2);
+        let refused = [place("青石"), place("白沙"), said_person("柯北辰", 2)];
+        let kept = r.add_framed_places(vec![said_person("石敢当", 1)], &refused, &runs);
+        let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["石敢当", "青石"]);
     }
 
     #[test]
