@@ -1917,6 +1917,13 @@ mod tests {
             &["奏柯宗"],
         ),
         (
+            "a one-character state glued after the same verbs (调齐人马) makes no army; one after varied words does",
+            "韩千山调齐人马。柯北辰点齐人马。苏青禾调齐人马，又点齐人马。\
+             秦兵大至。只见秦兵杀来，又被秦兵围住。",
+            &[(Army, "秦兵")],
+            &["齐人马"],
+        ),
+        (
             "a company: a stem + a two-character organisation suffix (集团); an ordinary word + 公司 is none",
             "北辰集团的人来了。他在北辰集团做事。北辰集团又派人来。听说北辰集团要收购老宅。\
              一家贸易公司开张了。那家贸易公司倒了。贸易公司的人走了。",

@@ -374,12 +374,18 @@ impl Recognizer {
             let troops = m.count(&format!("{stem}兵")) + m.count(&format!("{stem}军"));
             st.count >= 3 && troops >= st.count
         };
+        // 调齐人马, 点齐人马: a one-character state glued after a verb as
+        // its complement, never opening a clause and always after the same
+        // one or two verbs; a state's army opens clauses or follows varied
+        // words.
+        let varied = st.count < 3 || st.left_punct > 0 || st.left_distinct >= 3;
         let faction = self.is_faction_stem(&stem)
             && (stem_len > 1
                 || ((weight >= 3
                     || (suffix == "营" && st.count >= 3)
                     || (suffix == "师" && host()))
-                    && st.left_word_cut < st.count));
+                    && st.left_word_cut < st.count
+                    && varied));
         let place = self.lex.places.contains(&stem) || stems.contains(stem.as_str());
         let score = if faction {
             evidence.push("lex");
