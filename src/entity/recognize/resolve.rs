@@ -113,38 +113,14 @@ impl Recognizer {
         }
         let cues: HashSet<&str> = self.lex.object_cues.iter().map(String::as_str).collect();
         let longest = cues.iter().map(|c| c.chars().count()).max().unwrap_or(0);
-        let ac = crate::entity::name_matcher(
-            names.iter(),
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
-        let handled = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
-                let mut handled = vec![0u32; names.len()];
-                for run in part.iter() {
-                    for mt in ac.find_iter(run.text) {
-                        let before = &run.text[..mt.start()];
-                        let after_cue = before
-                            .char_indices()
-                            .rev()
-                            .take(longest)
-                            .any(|(k, _)| cues.contains(&before[k..]));
-                        handled[mt.pattern().as_usize()] += u32::from(after_cue);
-                    }
-                }
-                handled
-            })
-            .reduce(
-                || vec![0u32; names.len()],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+        let handled = count_in_where(&names, runs, |text, start| {
+            let before = &text[..start];
+            before
+                .char_indices()
+                .rev()
+                .take(longest)
+                .any(|(k, _)| cues.contains(&before[k..]))
+        });
         let things: HashSet<&str> = names
             .iter()
             .zip(counts)
@@ -2072,22 +2048,31 @@ impl Recognizer {
     }
 }
 
-/// The strings of `strings` that occur in the book (runs scanned in parallel).
 /// How often each of `names` occurs in the book (leftmost-longest).
 pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
+    count_in_where(names, runs, |_, _| true)
+}
+
+/// How often each of `names` occurs (leftmost-longest) where `keep` holds
+/// of the run's text and the occurrence's byte offset in it. Counted per
+/// slice of the book in parallel, then added up.
+pub(super) fn count_in_where<S: AsRef<str> + Sync>(
+    names: &[S],
+    runs: &Runs,
+    keep: impl Fn(&str, usize) -> bool + Sync,
+) -> Vec<u32> {
     let ac = crate::entity::name_matcher(
-        names.iter().map(String::as_str),
+        names.iter().map(|n| n.as_ref()),
         aho_corasick::MatchKind::LeftmostLongest,
         false,
     );
-    // Counted per slice of the book in parallel, then added up.
     runs.slices()
         .par_iter()
         .map(|part| {
             let mut counts = vec![0u32; names.len()];
             for run in part.iter() {
                 for m in ac.find_iter(run.text) {
-                    counts[m.pattern().as_usize()] += 1;
+                    counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start()));
                 }
             }
             counts
@@ -2103,6 +2088,7 @@ pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
         )
 }
 
+/// The strings of `strings` that occur in the book (runs scanned in parallel).
 fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
     if strings.is_empty() {
         return strings;
