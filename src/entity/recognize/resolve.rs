@@ -148,8 +148,14 @@ impl Recognizer {
     /// movement cue at a third of its mentions and at least
     /// `PLACE_BY_MOVES_MIN` times, becomes a place.
     pub(super) fn places_by_context(&self, mut all: Vec<Decided>, m: &Measured) -> Vec<Decided> {
+        let places: HashSet<String> = all
+            .iter()
+            .filter(|d| d.kind == EntityType::Place)
+            .map(|d| d.name.clone())
+            .collect();
         for d in all.iter_mut() {
             if d.kind != EntityType::Faction
+                || places.contains(&d.name)
                 || d.name.chars().count() < 2
                 || d.evidence.len() != 1
                 || !d.evidence.contains("lex")
