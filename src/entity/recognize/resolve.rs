@@ -2514,6 +2514,11 @@ mod tests {
             ]
         );
         assert!(all[0].evidence.contains("mov"));
+        // A place of that name already: the faction stays (no second row).
+        let place = decided_owned("大宛".to_string(), EntityType::Place, 0.5, &["mov"], 3);
+        let both = r.places_by_context(vec![place, faction("大宛", &["lex"])], &m);
+        let kinds: Vec<EntityType> = both.iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [EntityType::Place, EntityType::Faction]);
     }
 
     #[test]
