@@ -633,6 +633,11 @@ impl Recognizer {
                     [
                         (form, p, format!("{t}{name}")),
                         (form, p, format!("{name}{t}")),
+                        // Appointed to it: 封X为元帅, X做了太尉.
+                        (form, p, format!("{name}为{t}")),
+                        (form, p, format!("{name}做了{t}")),
+                        (form, p, format!("{name}得做{t}")),
+                        (form, p, format!("{name}当了{t}")),
                     ]
                 })
             })
@@ -1300,6 +1305,15 @@ mod tests {
             &["掌门韩千山说话。韩掌门坐下。", "韩掌门起身。韩千山出门。"],
             &["韩千山", "韩掌门"],
             &[("韩千山", &["韩掌门"])],
+        ),
+        (
+            "an official title binds to the one the book appoints to it (封X为元帅)",
+            &[
+                "皇帝封韩千山为元帅。韩元帅谢恩。韩青在旁。",
+                "韩元帅出征。韩千山上马。韩元帅大喜。韩青回家。",
+            ],
+            &["韩千山", "韩青", "韩元帅"],
+            &[("韩千山", &["韩元帅"]), ("韩青", &[])],
         ),
         (
             "the head of a 门 sect (门主) as well",
