@@ -121,7 +121,7 @@ impl Recognizer {
                 .take(longest)
                 .any(|(k, _)| cues.contains(&before[k..]))
         });
-        let things: HashSet<&str> = names
+        let things: HashSet<String> = names
             .iter()
             .zip(counts)
             .zip(&handled)
@@ -129,12 +129,11 @@ impl Recognizer {
                 let say = m.stat(w).map_or(0, |st| st.say);
                 handled_object(*count, say, h)
             })
-            .map(|((w, _), _)| *w)
+            .map(|((w, _), _)| w.to_string())
             .collect();
         if things.is_empty() {
             return decided;
         }
-        let things: HashSet<String> = things.into_iter().map(str::to_string).collect();
         decided
             .into_iter()
             .filter(|d| !(d.kind == EntityType::Person && things.contains(&d.name)))
@@ -224,8 +223,7 @@ impl Recognizer {
         with_added(first, added)
     }
 
-    /// Drops the persons that are a demonstrative + a noun the book also
-    /// says without it (`pointed_role`).
+    /// Drops the persons that are roles pointed at (`pointed_role`).
     pub(super) fn drop_pointed_roles(
         &self,
         mut decided: Vec<Decided>,
