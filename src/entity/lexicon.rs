@@ -140,6 +140,10 @@ pub struct CharClasses {
     pub polity_before_weak: CharSet,
     pub pronoun: CharSet,
     pub group: CharSet,
+    /// Before a noun, with `group`, many of a kind (各X, 那些X).
+    pub plural_before: CharSet,
+    /// After a noun, its plural (X们).
+    pub plural_after: CharSet,
     pub side_slang: CharSet,
     pub name_word: CharSet,
     pub clan: CharSet,
@@ -217,6 +221,8 @@ impl CharClasses {
             polity_before_weak: take("polity_before_weak")?,
             pronoun: take("pronoun")?,
             group: take("group")?,
+            plural_before: take("plural_before")?,
+            plural_after: take("plural_after")?,
             side_slang: take("side_slang")?,
             name_word: take("name_word")?,
             clan: take("clan")?,

@@ -1294,6 +1294,7 @@ impl Recognizer {
         let first = self.add_function_char_names(first, runs);
         let first = self.drop_handled_objects(first, runs, m);
         let first = self.drop_pointed_roles(first, m);
+        let first = self.drop_group_nouns(first, runs);
         let first = self.add_framed_places(first, &refused_places, runs);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);

@@ -83,6 +83,10 @@ const POINTED_MIN: u32 = 3;
 /// candidate a thing held or handled (`handled_object`).
 const HANDLED_MIN: u32 = 2;
 
+/// Mentions read as many people (众X, 各X, 那些X, X们) that make a person
+/// candidate a kind of people (`group_noun`).
+const GROUPED_MIN: u32 = 2;
+
 /// Whether a person candidate said `count` times, `say` of them before a
 /// speech cue, and `handled` of them right after an object cue, is a thing
 /// held or handled (a weapon or treasure that 飞来 and 打中 like a man):
@@ -93,7 +97,46 @@ pub(super) fn handled_object(count: u32, say: u32, handled: u32) -> bool {
     handled >= HANDLED_MIN && handled * 10 >= count && (say == 0 || handled * 6 >= count)
 }
 
+/// Whether a person candidate said `count` times, `grouped` of them as
+/// many people (众家丁, 各路庄客, 那些庄客, 庄客们), names a kind of people,
+/// not one: grouped at least `GROUPED_MIN` times and at a tenth of its
+/// mentions. A name is one person; a book groups it seldom if ever.
+pub(super) fn group_noun(count: u32, grouped: u32) -> bool {
+    grouped >= GROUPED_MIN && grouped * 10 >= count
+}
+
 impl Recognizer {
+    /// Drops the persons the book groups as many (`group_noun`): roles and
+    /// kinds of people (众家丁, 庄客们) that speak and act like a man. It
+    /// reads the decided names only, after the learned model.
+    pub(super) fn drop_group_nouns(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let (names, counts): (Vec<&str>, Vec<u32>) = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Person && d.count >= GROUPED_MIN)
+            .map(|d| (d.name.as_str(), d.count))
+            .unzip();
+        if names.is_empty() {
+            return decided;
+        }
+        let grouped = count_in_where(&names, runs, |text, start, end| {
+            text[..start].chars().next_back().is_some_and(|c| {
+                self.chars.group.contains(&c) || self.chars.plural_before.contains(&c)
+            }) || text[end..]
+                .chars()
+                .next()
+                .is_some_and(|c| self.chars.plural_after.contains(&c))
+        });
+        let kinds: HashSet<String> = names
+            .iter()
+            .zip(counts)
+            .zip(&grouped)
+            .filter(|((_, count), &g)| group_noun(*count, g))
+            .map(|((w, _), _)| w.to_string())
+            .collect();
+        decided.retain(|d| !(d.kind == EntityType::Person && kinds.contains(&d.name)));
+        decided
+    }
+
     /// Drops the persons the book handles as things (`handled_object`):
     /// 祭起X, 手提X, 一柄X. It reads the decided names only, after the
     /// learned model, so the model's training is unchanged.
@@ -113,7 +156,7 @@ impl Recognizer {
         }
         let cues: HashSet<&str> = self.lex.object_cues.iter().map(String::as_str).collect();
         let longest = cues.iter().map(|c| c.chars().count()).max().unwrap_or(0);
-        let handled = count_in_where(&names, runs, |text, start| {
+        let handled = count_in_where(&names, runs, |text, start, _| {
             let before = &text[..start];
             before
                 .char_indices()
@@ -2054,7 +2097,7 @@ impl Recognizer {
 
 /// How often each of `names` occurs in the book (leftmost-longest).
 pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
-    count_in_where(names, runs, |_, _| true)
+    count_in_where(names, runs, |_, _, _| true)
 }
 
 /// How often each of `names` occurs (leftmost-longest) where `keep` holds
@@ -2063,7 +2106,7 @@ pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
 pub(super) fn count_in_where<S: AsRef<str> + Sync>(
     names: &[S],
     runs: &Runs,
-    keep: impl Fn(&str, usize) -> bool + Sync,
+    keep: impl Fn(&str, usize, usize) -> bool + Sync,
 ) -> Vec<u32> {
     let ac = crate::entity::name_matcher(
         names.iter().map(|n| n.as_ref()),
@@ -2076,7 +2119,7 @@ pub(super) fn count_in_where<S: AsRef<str> + Sync>(
             let mut counts = vec![0u32; names.len()];
             for run in part.iter() {
                 for m in ac.find_iter(run.text) {
-                    counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start()));
+                    counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start(), m.end()));
                 }
             }
             counts
@@ -2575,6 +2618,40 @@ mod tests {
         let m = r.measure(&runs, false, &mut Phases::default());
         let decided = vec![said_person("柯青镜", 8), said_person("石敢当", 4)];
         let kept = r.drop_handled_objects(decided, &runs, &m);
+        let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["石敢当"]);
+    }
+
+    #[test]
+    fn a_group_noun_by_table() {
+        // (count, grouped, a kind of people)
+        let table = [
+            (20, 2, true),
+            (20, 3, true),
+            // Once is chance (些 also ends 好些, 多些: 好些|韩千山).
+            (5, 1, false),
+            // Under a tenth of the mentions.
+            (40, 3, false),
+            (30, 3, true),
+        ];
+        for (count, grouped, want) in table {
+            assert_eq!(group_noun(count, grouped), want, "{count} {grouped}");
+        }
+    }
+
+    #[test]
+    fn a_kind_of_people_said_as_many_is_no_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 柯仆 (柯 a surname) speaks and acts like a man, but the book says
+        // 众柯仆, 那些柯仆 and 柯仆们: servants of a kind. 石敢当 is one man,
+        // though he stands after 众人 once.
+        let text = "柯仆道：“来了。”众柯仆一齐上前。柯仆大怒，那些柯仆围住石敢当。\
+                    石敢当笑道：“好。”柯仆们四散。众人石敢当看了，柯仆问道：“谁？”\
+                    各柯仆回去。石敢当问道：“你服么？”";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let decided = vec![said_person("柯仆", 8), said_person("石敢当", 4)];
+        let kept = r.drop_group_nouns(decided, &runs);
         let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["石敢当"]);
     }
