@@ -1305,6 +1305,8 @@ impl Recognizer {
         phases.mark(t0, "decide: overlapped");
         // Coordination: 润州或者迁州, 乙室拔业兵马、刘延庆兵马.
         let first = self.add_coordinated(first, runs, m);
+        // After coordination, which reads 韩柯 in 石韩柯 as a third name.
+        let first = self.drop_surname_pairs(first, runs);
         phases.mark(t0, "decide: coordinated");
         // 晁盖庄, 宋江寨: a person's manor or camp is named by the person.
         let persons: HashSet<String> = first

@@ -87,6 +87,10 @@ const HANDLED_MIN: u32 = 2;
 /// candidate a kind of people (`group_noun`).
 const GROUPED_MIN: u32 = 2;
 
+/// Mentions counted as two or more people (X二人, X两位) that make two
+/// surnames side by side a pair, not a name (`surname_pair`).
+const PAIRED_MIN: u32 = 2;
+
 /// Whether a person candidate said `count` times, `say` of them before a
 /// speech cue, and `handled` of them right after an object cue, is a thing
 /// held or handled (a weapon or treasure that 飞来 and 打中 like a man):
@@ -105,7 +109,70 @@ pub(super) fn group_noun(count: u32, grouped: u32) -> bool {
     grouped >= GROUPED_MIN && grouped * 10 >= count
 }
 
+/// Whether a person candidate said `count` times, `paired` of them before a
+/// count of people (二人, 两位), is two persons named by their surnames side
+/// by side (韩柯二人): paired at least `PAIRED_MIN` times and at a fifth of
+/// its mentions. A name of two surnames (a given name that is also a
+/// surname) stands before 二人 only as the second of two names, seldom.
+pub(super) fn surname_pair(count: u32, paired: u32) -> bool {
+    paired >= PAIRED_MIN && paired * 5 >= count
+}
+
 impl Recognizer {
+    /// Drops the two-character persons made of two surnames of the book's
+    /// persons that the book counts as two people (`surname_pair`): 韩柯二人
+    /// names 韩千山 and 柯北辰. It reads the decided names only, after the
+    /// learned model.
+    pub(super) fn drop_surname_pairs(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        // The surnames of the book's persons and how many names begin with
+        // each: 韩 of 韩千山 and 韩柯 (a pair's first surname must begin
+        // another name besides the pair).
+        let mut book_surnames: std::collections::HashMap<char, u32> = Default::default();
+        for d in decided.iter().filter(|d| d.kind == EntityType::Person) {
+            if let Some(c) = d.name.chars().next().filter(|c| {
+                self.surnames
+                    .contains_key(c.encode_utf8(&mut [0u8; 4]) as &str)
+            }) {
+                *book_surnames.entry(c).or_default() += 1;
+            }
+        }
+        let (names, counts): (Vec<&str>, Vec<u32>) = decided
+            .iter()
+            .filter(|d| {
+                let chars: Vec<char> = d.name.chars().collect();
+                d.kind == EntityType::Person
+                    && d.count >= PAIRED_MIN
+                    && chars.len() == 2
+                    && book_surnames.get(&chars[0]).is_some_and(|&n| n >= 2)
+                    && book_surnames.contains_key(&chars[1])
+            })
+            .map(|d| (d.name.as_str(), d.count))
+            .unzip();
+        if names.is_empty() {
+            return decided;
+        }
+        let paired = count_in_where(&names, runs, |text, _, end| {
+            let mut after = text[end..].chars();
+            after.next().is_some_and(|c| self.numerals.contains(&c))
+                && after
+                    .next()
+                    .is_some_and(|c| self.chars.person_counter.contains(&c))
+        });
+        let pairs: HashSet<String> = names
+            .iter()
+            .zip(counts)
+            .zip(&paired)
+            .filter(|((_, count), &p)| surname_pair(*count, p))
+            .map(|((w, _), _)| w.to_string())
+            .collect();
+        decided.retain(|d| !(d.kind == EntityType::Person && pairs.contains(&d.name)));
+        decided
+    }
+
     /// Drops the persons the book groups as many (`group_noun`): roles and
     /// kinds of people (众家丁, 庄客们) that speak and act like a man. It
     /// reads the decided names only, after the learned model.
@@ -2654,6 +2721,46 @@ mod tests {
         let kept = r.drop_group_nouns(decided, &runs);
         let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["石敢当"]);
+    }
+
+    #[test]
+    fn a_surname_pair_by_table() {
+        // (count, paired, two people)
+        let table = [
+            (10, 8, true),
+            (30, 6, true),
+            // Once is chance: the second of two names (石敢当、韩柯二人).
+            (3, 1, false),
+            // Under a fifth of the mentions (a name that is the second of
+            // two names now and then).
+            (40, 7, false),
+        ];
+        for (count, paired, want) in table {
+            assert_eq!(surname_pair(count, paired), want, "{count} {paired}");
+        }
+    }
+
+    #[test]
+    fn two_surnames_counted_as_two_people_are_no_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 韩柯 names 韩千山 and 柯北辰 (韩柯二人). 柯平 is one man, the second
+        // of two names now and then (石敢当柯平二人): 平 begins no other
+        // name of the book.
+        let text = "韩千山道：“走。”柯北辰道：“来。”韩柯二人同行。韩柯两位到了庄上。\
+                    韩柯二人坐下。韩柯看了。韩千山笑道：“好。”柯北辰问道：“谁？”\
+                    韩柯二人出去。柯平道：“是。”石敢当柯平二人去了。韩千山柯平二人回来。\
+                    柯平笑道：“好。”柯平看了。柯平问道：“谁？”柯平去了。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let decided = vec![
+            said_person("韩柯", 6),
+            said_person("韩千山", 4),
+            said_person("柯北辰", 4),
+            said_person("柯平", 7),
+        ];
+        let kept = r.drop_surname_pairs(decided, &runs);
+        let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["韩千山", "柯北辰", "柯平"]);
     }
 
     #[test]
