@@ -38,6 +38,8 @@ pub const REALM_WORDS: &str = include_str!("../dict/realm_words.txt");
 pub const EMPIRE_WORDS: &str = include_str!("../dict/empire_words.txt");
 /// Listed polities that are also ordinary phrases (天色大明, 明朝 "tomorrow").
 pub const FACTION_HOMOGRAPHS: &str = include_str!("../dict/faction_homographs.txt");
+/// Listed places that are also ordinary phrases (上京 "go up to the capital").
+pub const PLACE_HOMOGRAPHS: &str = include_str!("../dict/place_homographs.txt");
 /// Words that introduce a person's epithet (人称X, 绰号X).
 pub const EPITHET_WORDS: &str = include_str!("../dict/epithet_words.txt");
 /// Cue words of the relations (commands, member_of, fights, at …).

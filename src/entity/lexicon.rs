@@ -19,6 +19,7 @@
 //! | `slang_armies.txt`   | one word a line                      | a side's soldiers in speech (鬼子)    |
 //! | `object_cues.txt`    | one word a line                      | before a thing handled (取出, 手提)   |
 //! | `faction_homographs.txt` | one word a line                  | polities that are also phrases (大明) |
+//! | `place_homographs.txt` | one word a line                    | places that are also phrases (上京)   |
 //!
 //! Lines starting with `#` and blank lines are skipped everywhere.
 
@@ -32,7 +33,8 @@ use crate::charset::CharSet;
 use crate::dicts::{
     ALIASES, ARMIES, ARMY_SUFFIXES, CHARS, CUES, EMPIRE_WORDS, EPITHET_WORDS, FACTIONS,
     FACTION_HOMOGRAPHS, FACTION_SUFFIXES, GENERIC, GIVEN_NAME_CHARS, HONORIFICS, OBJECT_CUES,
-    PLACES, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS, SURNAMES, TITLES, TRANSLIT_CHARS,
+    PLACES, PLACE_HOMOGRAPHS, PLACE_SUFFIXES, REALM_WORDS, SLANG_ARMIES, STOPWORDS, SURNAMES,
+    TITLES, TRANSLIT_CHARS,
 };
 
 /// Where a title stands relative to the name it qualifies.
@@ -303,6 +305,10 @@ pub struct Lexicon {
     pub armies: HashSet<String>,
     /// Well-known historical places.
     pub places: HashSet<String>,
+    /// Listed places that are also ordinary phrases (上京 "go up to the
+    /// capital", 河内 "in the river"): places only where the book reads
+    /// them so.
+    pub place_homographs: HashSet<String>,
     /// Context cues: a word may carry several classes (到: movement before a
     /// place, action after a person).
     pub cues: HashMap<String, Vec<Cue>>,
@@ -351,6 +357,7 @@ impl Lexicon {
         lex.faction_homographs.extend(words(FACTION_HOMOGRAPHS));
         lex.armies.extend(jieba_words(t.armies));
         lex.places.extend(jieba_words(t.places));
+        lex.place_homographs.extend(words(PLACE_HOMOGRAPHS));
         lex.stopwords.extend(words(t.stopwords));
         lex.add_aliases_text(Path::new("dict/aliases.tsv"), t.aliases)?;
         lex.builtin_aliases = lex.aliases.len();

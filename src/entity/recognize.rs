@@ -1377,6 +1377,7 @@ impl Recognizer {
         let all = self.add_stated_names(all, runs);
         phases.mark(t0, "decide: stated names");
         let all = self.drop_homograph_factions(all, runs);
+        let all = self.drop_homograph_places(all, runs);
         let all = self.places_by_context(all, m);
         let all = self.merge_faction_forms(all);
         let all = self.bind_consort_forms(all, runs);

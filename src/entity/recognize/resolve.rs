@@ -1895,6 +1895,52 @@ impl Recognizer {
             .collect()
     }
 
+    /// Listed places that are also ordinary phrases
+    /// (`dict/place_homographs.txt`: 上京 "go up to the capital", 河内 "in
+    /// the river") stay places only where at least one mention reads as a
+    /// place: a strong movement verb right before it (到, 往, 攻打: not 在
+    /// or 于, which the phrase takes too), or a title or a settlement
+    /// character right after it (河内太守, 上京城).
+    pub(super) fn drop_homograph_places(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        let homographs: Vec<&str> = decided
+            .iter()
+            .filter(|d| d.kind == EntityType::Place && self.lex.place_homographs.contains(&d.name))
+            .map(|d| d.name.as_str())
+            .collect();
+        if homographs.is_empty() {
+            return decided;
+        }
+        let read = count_in_where(&homographs, runs, |text, start, end| {
+            let before = &text[..start];
+            let moved = before
+                .char_indices()
+                .rev()
+                .take(2)
+                .any(|(k, _)| self.cue(&before[k..], CueClass::Movement) >= 3);
+            let after: Vec<char> = text[end..].chars().take(3).collect();
+            let titled = (2..=after.len()).any(|k| {
+                self.titles
+                    .contains_key(&after[..k].iter().collect::<String>())
+            });
+            let settled = after
+                .first()
+                .is_some_and(|c| self.chars.settlement.contains(c));
+            moved || titled || settled
+        });
+        let unread: HashSet<String> = homographs
+            .iter()
+            .zip(&read)
+            .filter(|(_, &r)| r == 0)
+            .map(|(w, _)| w.to_string())
+            .collect();
+        decided.retain(|d| !(d.kind == EntityType::Place && unread.contains(&d.name)));
+        decided
+    }
+
     /// How the mention at characters `i..j` of `run` reads: its neighbours
     /// in the run, and (asked only when they say nothing) whether one of
     /// `others` is in its sentence.
@@ -2761,6 +2807,28 @@ mod tests {
         let kept = r.drop_surname_pairs(decided, &runs);
         let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["韩千山", "柯北辰", "柯平"]);
+    }
+
+    #[test]
+    fn a_listed_place_that_is_also_a_phrase_stays_only_where_it_reads_as_a_place() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let place =
+            |name: &str| decided_owned(name.to_string(), EntityType::Place, 0.9, &["lex"], 2);
+        let kept = |text: &str, name: &str| {
+            let store = RunStore::new(&[text]);
+            let runs = store.runs();
+            !r.drop_homograph_places(vec![place(name)], &runs).is_empty()
+        };
+        // 上京 "go up to the capital", 河内 "in the river": phrases.
+        assert!(!kept("韩千山要上京赶考，柯北辰也上京投亲。", "上京"));
+        assert!(!kept("石敢当跳在河内，陷在河内。", "河内"));
+        // A journey there, a title or a town after it: the place.
+        assert!(kept("大军杀奔上京，要上京赶考。", "上京"));
+        assert!(kept("河内太守韩千山到了。", "河内"));
+        assert!(kept("石敢当到了上京城下。", "上京"));
+        // 在 is no journey; a place not on the list is not asked.
+        assert!(!kept("石敢当在河内。", "河内"));
+        assert!(kept("韩千山要上燕京赶考。", "燕京"));
     }
 
     #[test]
