@@ -175,6 +175,9 @@ pub struct CharClasses {
     pub kin: CharSet,
     /// After a two-character name, a named battle array (X阵): a place.
     pub array: CharSet,
+    /// Parts and kinds of a house (楼 厅 堂 房 …): after one character that
+    /// is no surname, no named place (书房, 花厅).
+    pub house_part: CharSet,
     /// Function characters a wuxia given name may hold after the surname
     /// (X不Y, X我Y, X问Y).
     pub name_function: CharSet,
@@ -243,6 +246,7 @@ impl CharClasses {
             nickname_prefix: take("nickname_prefix")?,
             kin: take("kin")?,
             array: take("array")?,
+            house_part: take("house_part")?,
             name_function: take("name_function")?,
         })
     }

@@ -1378,6 +1378,7 @@ impl Recognizer {
         phases.mark(t0, "decide: stated names");
         let all = self.drop_homograph_factions(all, runs);
         let all = self.drop_homograph_places(all, runs);
+        let all = self.drop_house_parts(all);
         let all = self.places_by_context(all, m);
         let all = self.merge_faction_forms(all);
         let all = self.bind_consort_forms(all, runs);

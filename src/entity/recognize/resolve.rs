@@ -1895,6 +1895,32 @@ impl Recognizer {
             .collect()
     }
 
+    /// Whether a place is one character and a part or kind of house
+    /// (`house_part` of `dict/chars.tsv`: 书房, 花厅, 佛堂, 后院), no named
+    /// place: a named building has a longer stem (集贤堂) or a family's
+    /// name (樊楼: a surname of weight 2 or more; 花 and 后 are rare ones,
+    /// 花厅 and 后院 house parts), and a listed place is kept.
+    pub(super) fn house_part(&self, w: &str) -> bool {
+        let mut chars = w.chars();
+        match (chars.next(), chars.next(), chars.next()) {
+            (Some(stem), Some(part), None) => {
+                self.chars.house_part.contains(&part)
+                    && self
+                        .surnames
+                        .get(stem.encode_utf8(&mut [0u8; 4]) as &str)
+                        .is_none_or(|&weight| weight < 2)
+                    && !self.lex.places.contains(w)
+            }
+            _ => false,
+        }
+    }
+
+    /// Drops the places that are a part or kind of house (`house_part`).
+    pub(super) fn drop_house_parts(&self, mut decided: Vec<Decided>) -> Vec<Decided> {
+        decided.retain(|d| d.kind != EntityType::Place || !self.house_part(&d.name));
+        decided
+    }
+
     /// Listed places that are also ordinary phrases
     /// (`dict/place_homographs.txt`: 上京 "go up to the capital", 河内 "in
     /// the river") stay places only where at least one mention reads as a
@@ -2807,6 +2833,32 @@ mod tests {
         let kept = r.drop_surname_pairs(decided, &runs);
         let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["韩千山", "柯北辰", "柯平"]);
+    }
+
+    #[test]
+    fn a_part_of_a_house_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        for (w, want) in [
+            // One character + a part or kind of house.
+            ("书房", true),
+            ("花厅", true),
+            ("后院", true),
+            ("酒楼", true),
+            // A family's name (柯 a surname), a longer stem, a gate or a
+            // palace (午门 and 东宫 are named places).
+            ("柯楼", false),
+            ("听雨轩", false),
+            ("北门", false),
+            ("东宫", false),
+        ] {
+            assert_eq!(r.house_part(w), want, "{w}");
+        }
+        let kept = r.drop_house_parts(vec![
+            decided_owned("花厅".into(), EntityType::Place, 0.9, &["mov"], 9),
+            decided_owned("听雨轩".into(), EntityType::Place, 0.9, &["mov"], 9),
+        ]);
+        let names: Vec<&str> = kept.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["听雨轩"]);
     }
 
     #[test]
