@@ -1291,6 +1291,7 @@ impl Recognizer {
         let first =
             self.add_shaped_names(first, m, Recognizer::function_surname_name, &["sur", "say"]);
         let first = self.add_named_arrays(first, runs);
+        let first = self.add_chapter_adepts(first, runs, m);
         let first = self.add_function_char_names(first, runs);
         let first = self.drop_handled_objects(first, runs, m);
         let first = self.drop_pointed_roles(first, m);

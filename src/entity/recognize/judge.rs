@@ -586,7 +586,7 @@ impl Recognizer {
 
     /// Whether a character counts, points or names a group (一, 那, 他,
     /// 众): inside a stem it makes a phrase of it (一个|和尚, 众|长老).
-    fn counts_or_points(&self, c: char) -> bool {
+    pub(super) fn counts_or_points(&self, c: char) -> bool {
         self.numerals.contains(&c)
             || self.chars.pronoun.contains(&c)
             || self.chars.demonstrative.contains(&c)

@@ -83,6 +83,10 @@ const POINTED_MIN: u32 = 3;
 /// candidate a thing held or handled (`handled_object`).
 const HANDLED_MIN: u32 = 2;
 
+/// Mentions of a sobriquet + religious title that make it a person in a
+/// chapter-sized text (`add_chapter_adepts`).
+const CHAPTER_ADEPT_MIN: u32 = 2;
+
 /// Mentions read as many people (众X, 各X, 那些X, X们) that make a person
 /// candidate a kind of people (`group_noun`).
 const GROUPED_MIN: u32 = 2;
@@ -1717,6 +1721,72 @@ impl Recognizer {
         with_added(first, added)
     }
 
+    /// In a chapter-sized text, an adept named by a two-character sobriquet
+    /// and a religious title (`dict/titles.txt`: 青霞真人, 玄冥天尊), said
+    /// at least `CHAPTER_ADEPT_MIN` times after different characters, is a
+    /// person though no cue stands beside it: a book says such a name
+    /// often enough for `titled_sobriquet`, a chapter two or three times.
+    /// The sobriquet holds no function character, verb, numeral, pointer
+    /// or polite word (是|罗, 出家|做|和尚, 一个|和尚, 本师|真人), is no title and
+    /// no ordinary word of the dictionary (住持|真人), though it may be a
+    /// place's or a person's (南岳|真君).
+    pub(super) fn add_chapter_adepts(
+        &self,
+        first: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        if m.total_chars >= SHORT_TEXT {
+            return first;
+        }
+        // Each sobriquet + title: its count and the characters before it.
+        let mut seen: BTreeMap<String, (u32, BTreeSet<char>)> = BTreeMap::new();
+        for run in runs.iter() {
+            let n = run.len();
+            for j in 2..n.saturating_sub(1) {
+                if !self.lex.religious_titles.contains(run.sub(j, j + 2)) {
+                    continue;
+                }
+                let cell = seen.entry(run.sub(j - 2, j + 2).to_string()).or_default();
+                cell.0 += 1;
+                cell.1.insert(if j > 2 { run.ch(j - 3) } else { '。' });
+            }
+        }
+        let known: Vec<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let added: Vec<Decided> = seen
+            .into_iter()
+            .filter(|(w, (count, left))| {
+                *count >= CHAPTER_ADEPT_MIN
+                    && left.len() >= 2
+                    && !known
+                        .iter()
+                        .any(|k| k.contains(w.as_str()) || w.contains(k))
+                    && self.adept_sobriquet(&w.chars().take(2).collect::<String>())
+            })
+            .map(|(w, (count, _))| decided_owned(w, EntityType::Person, 0.5, &["ttl"], count))
+            .collect();
+        with_added(first, added)
+    }
+
+    /// Whether two characters can be an adept's sobriquet before a
+    /// religious title in a chapter (`add_chapter_adepts`).
+    pub(super) fn adept_sobriquet(&self, stem: &str) -> bool {
+        stem.chars().all(|c| {
+            corpus::is_han(c)
+                && !self.is_function_char(c)
+                && !self.verbish.contains(&c)
+                && !self.counts_or_points(c)
+                && !self.chars.self_other.contains(&c)
+                && self.vocab.tag(c.encode_utf8(&mut [0u8; 4])) != "v"
+        }) && !self.titles.contains_key(stem)
+            && !self.is_generic(stem)
+            && (!self.vocab.has_word(stem)
+                || matches!(
+                    self.tag_of(stem),
+                    Some(Tag::Place | Tag::Person | Tag::Proper)
+                ))
+    }
+
     /// Every two characters + an array character in the book, with what
     /// is said around them (`ArraySeen`), per slice in parallel.
     fn arrays_seen(&self, runs: &Runs) -> BTreeMap<String, ArraySeen> {
@@ -2881,6 +2951,31 @@ mod tests {
         // 在 is no journey; a place not on the list is not asked.
         assert!(!kept("石敢当在河内。", "河内"));
         assert!(kept("韩千山要上燕京赶考。", "燕京"));
+    }
+
+    #[test]
+    fn a_chapters_adept_named_by_sobriquet_and_title_is_a_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 青霞真人 is said twice after different characters, with no cue;
+        // 出家做和尚 is a man becoming a monk (做 a verb), 一个道人 a count,
+        // 住持真人 a role of the dictionary; 寒江老祖 is said once.
+        let text = "却说青霞真人坐在洞中。一日青霞真人下山。石敢当要出家做和尚，\
+                    又要出家做和尚。来了一个道人，又是一个道人。住持真人来了，\
+                    见了住持真人。寒江老祖未到。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let added = r.add_chapter_adepts(vec![said_person("石敢当", 2)], &runs, &m);
+        let names: Vec<&str> = added.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["石敢当", "青霞真人"]);
+        for (stem, want) in [
+            ("青霞", true),
+            ("家做", false),
+            ("一个", false),
+            ("住持", false),
+        ] {
+            assert_eq!(r.adept_sobriquet(stem), want, "{stem}");
+        }
     }
 
     #[test]
