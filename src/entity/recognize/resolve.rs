@@ -2951,6 +2951,9 @@ mod tests {
         // 在 is no journey; a place not on the list is not asked.
         assert!(!kept("石敢当在河内。", "河内"));
         assert!(kept("韩千山要上燕京赶考。", "燕京"));
+        // Verse's "everlasting spring", and the modern city.
+        assert!(!kept("青松翠柏庆长春。", "长春"));
+        assert!(kept("部队攻打长春，长春市内大乱。", "长春"));
     }
 
     #[test]
