@@ -127,11 +127,7 @@ impl Recognizer {
     /// persons that the book counts as two people (`surname_pair`): 韩柯二人
     /// names 韩千山 and 柯北辰. It reads the decided names only, after the
     /// learned model.
-    pub(super) fn drop_surname_pairs(
-        &self,
-        mut decided: Vec<Decided>,
-        runs: &Runs,
-    ) -> Vec<Decided> {
+    pub(super) fn drop_surname_pairs(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         // The surnames of the book's persons and how many names begin with
         // each: 韩 of 韩千山 and 韩柯 (a pair's first surname must begin
         // another name besides the pair).
@@ -144,67 +140,79 @@ impl Recognizer {
                 *book_surnames.entry(c).or_default() += 1;
             }
         }
-        let (names, counts): (Vec<&str>, Vec<u32>) = decided
-            .iter()
-            .filter(|d| {
-                let chars: Vec<char> = d.name.chars().collect();
-                d.kind == EntityType::Person
-                    && d.count >= PAIRED_MIN
-                    && chars.len() == 2
-                    && book_surnames.get(&chars[0]).is_some_and(|&n| n >= 2)
-                    && book_surnames.contains_key(&chars[1])
-            })
-            .map(|d| (d.name.as_str(), d.count))
-            .unzip();
-        if names.is_empty() {
-            return decided;
-        }
-        let paired = count_in_where(&names, runs, |text, _, end| {
-            let mut after = text[end..].chars();
-            after.next().is_some_and(|c| self.numerals.contains(&c))
-                && after
-                    .next()
-                    .is_some_and(|c| self.chars.person_counter.contains(&c))
-        });
-        let pairs: HashSet<String> = names
-            .iter()
-            .zip(counts)
-            .zip(&paired)
-            .filter(|((_, count), &p)| surname_pair(*count, p))
-            .map(|((w, _), _)| w.to_string())
-            .collect();
-        decided.retain(|d| !(d.kind == EntityType::Person && pairs.contains(&d.name)));
-        decided
+        let pair_shaped = |d: &Decided| {
+            let chars: Vec<char> = d.name.chars().collect();
+            chars.len() == 2
+                && book_surnames.get(&chars[0]).is_some_and(|&n| n >= 2)
+                && book_surnames.contains_key(&chars[1])
+        };
+        self.drop_persons_by_context(
+            decided,
+            runs,
+            PAIRED_MIN,
+            pair_shaped,
+            |text, _, end| {
+                let mut after = text[end..].chars();
+                after.next().is_some_and(|c| self.numerals.contains(&c))
+                    && after
+                        .next()
+                        .is_some_and(|c| self.chars.person_counter.contains(&c))
+            },
+            |_, count, paired| surname_pair(count, paired),
+        )
     }
 
     /// Drops the persons the book groups as many (`group_noun`): roles and
     /// kinds of people (众家丁, 庄客们) that speak and act like a man. It
     /// reads the decided names only, after the learned model.
-    pub(super) fn drop_group_nouns(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+    pub(super) fn drop_group_nouns(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        self.drop_persons_by_context(
+            decided,
+            runs,
+            GROUPED_MIN,
+            |_| true,
+            |text, start, end| {
+                text[..start].chars().next_back().is_some_and(|c| {
+                    self.chars.group.contains(&c) || self.chars.plural_before.contains(&c)
+                }) || text[end..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| self.chars.plural_after.contains(&c))
+            },
+            |_, count, grouped| group_noun(count, grouped),
+        )
+    }
+
+    /// Drops the persons said at least `min` times, of the shape `shaped`,
+    /// for which `verdict(name, count, n)` holds, `n` being how many of its
+    /// mentions `context(run text, start, end)` accepts: the persons a
+    /// book writes in a way no name is written (one scan over the book).
+    fn drop_persons_by_context(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+        min: u32,
+        shaped: impl Fn(&Decided) -> bool,
+        context: impl Fn(&str, usize, usize) -> bool + Sync,
+        verdict: impl Fn(&str, u32, u32) -> bool,
+    ) -> Vec<Decided> {
         let (names, counts): (Vec<&str>, Vec<u32>) = decided
             .iter()
-            .filter(|d| d.kind == EntityType::Person && d.count >= GROUPED_MIN)
+            .filter(|d| d.kind == EntityType::Person && d.count >= min && shaped(d))
             .map(|d| (d.name.as_str(), d.count))
             .unzip();
         if names.is_empty() {
             return decided;
         }
-        let grouped = count_in_where(&names, runs, |text, start, end| {
-            text[..start].chars().next_back().is_some_and(|c| {
-                self.chars.group.contains(&c) || self.chars.plural_before.contains(&c)
-            }) || text[end..]
-                .chars()
-                .next()
-                .is_some_and(|c| self.chars.plural_after.contains(&c))
-        });
-        let kinds: HashSet<String> = names
+        let seen = count_in_where(&names, runs, context);
+        let dropped: HashSet<String> = names
             .iter()
             .zip(counts)
-            .zip(&grouped)
-            .filter(|((_, count), &g)| group_noun(*count, g))
+            .zip(seen)
+            .filter(|&((w, count), n)| verdict(w, count, n))
             .map(|((w, _), _)| w.to_string())
             .collect();
-        decided.retain(|d| !(d.kind == EntityType::Person && kinds.contains(&d.name)));
+        decided.retain(|d| !(d.kind == EntityType::Person && dropped.contains(&d.name)));
         decided
     }
 
@@ -217,41 +225,29 @@ impl Recognizer {
         runs: &Runs,
         m: &Measured,
     ) -> Vec<Decided> {
-        let (names, counts): (Vec<&str>, Vec<u32>) = decided
-            .iter()
-            .filter(|d| d.kind == EntityType::Person && d.count >= HANDLED_MIN)
-            .map(|d| (d.name.as_str(), d.count))
-            .unzip();
-        if names.is_empty() || self.lex.object_cues.is_empty() {
+        if self.lex.object_cues.is_empty() {
             return decided;
         }
         let cues: HashSet<&str> = self.lex.object_cues.iter().map(String::as_str).collect();
         let longest = cues.iter().map(|c| c.chars().count()).max().unwrap_or(0);
-        let handled = count_in_where(&names, runs, |text, start, _| {
-            let before = &text[..start];
-            before
-                .char_indices()
-                .rev()
-                .take(longest)
-                .any(|(k, _)| cues.contains(&before[k..]))
-        });
-        let things: HashSet<String> = names
-            .iter()
-            .zip(counts)
-            .zip(&handled)
-            .filter(|((w, count), &h)| {
+        self.drop_persons_by_context(
+            decided,
+            runs,
+            HANDLED_MIN,
+            |_| true,
+            |text, start, _| {
+                let before = &text[..start];
+                before
+                    .char_indices()
+                    .rev()
+                    .take(longest)
+                    .any(|(k, _)| cues.contains(&before[k..]))
+            },
+            |w, count, handled| {
                 let say = m.stat(w).map_or(0, |st| st.say);
-                handled_object(*count, say, h)
-            })
-            .map(|((w, _), _)| w.to_string())
-            .collect();
-        if things.is_empty() {
-            return decided;
-        }
-        decided
-            .into_iter()
-            .filter(|d| !(d.kind == EntityType::Person && things.contains(&d.name)))
-            .collect()
+                handled_object(count, say, handled)
+            },
+        )
     }
 
     /// A listed polity the book only goes to is a place here (往X进香,
