@@ -142,6 +142,8 @@ pub struct CharClasses {
     pub polity_before_weak: CharSet,
     pub pronoun: CharSet,
     pub group: CharSet,
+    /// Classical personal pronouns (汝 尔 吾 伊), also rare surnames.
+    pub pronoun_classical: CharSet,
     /// Before a noun, with `group`, many of a kind (各X, 那些X).
     pub plural_before: CharSet,
     /// After a noun, its plural (X们).
@@ -226,6 +228,7 @@ impl CharClasses {
             polity_before_weak: take("polity_before_weak")?,
             pronoun: take("pronoun")?,
             group: take("group")?,
+            pronoun_classical: take("pronoun_classical")?,
             plural_before: take("plural_before")?,
             plural_after: take("plural_after")?,
             side_slang: take("side_slang")?,

@@ -1087,6 +1087,18 @@ impl Recognizer {
                 .is_none_or(|(_, weight)| weight <= 1)
     }
 
+    /// Whether a string starts with a classical pronoun (汝居 "you hold",
+    /// 伊弟 "his brother"; `pronoun_classical` of `dict/chars.tsv`) and no
+    /// two-character surname (伊藤): what the tagger reads as a name there
+    /// is a phrase, though 汝 and 伊 are also rare surnames.
+    fn pronoun_phrase(&self, w: &str) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        chars
+            .first()
+            .is_some_and(|c| self.chars.pronoun_classical.contains(c))
+            && self.surname(&chars, w).is_none_or(|(len, _)| len < 2)
+    }
+
     /// A listed generic word or title, or a phrase that starts with a
     /// personal pronoun (他二人, 我军) or a group word (众弟兄).
     fn is_generic(&self, w: &str) -> bool {
@@ -1889,6 +1901,22 @@ mod tests {
         }
         for w in ["韩铁衣", "尔朱荣", "吾丘寿", "那千山"] {
             assert!(!r.is_generic(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn a_tagged_name_that_starts_with_a_classical_pronoun_is_a_phrase() {
+        let r = recognizer();
+        for (w, want) in [
+            ("汝居", true),
+            ("伊弟", true),
+            ("吾儿", true),
+            // Compound surnames that start with one: 尔朱, 伊藤.
+            ("尔朱荣", false),
+            ("伊藤博", false),
+            ("韩千山", false),
+        ] {
+            assert_eq!(r.pronoun_phrase(w), want, "{w}");
         }
     }
 

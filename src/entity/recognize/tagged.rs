@@ -152,7 +152,8 @@ impl Recognizer {
                 if kind == EntityType::Person
                     && (self.function_word_pair(w)
                         || self.lex.places.contains(w)
-                        || self.title_form(w))
+                        || self.title_form(w)
+                        || self.pronoun_phrase(w))
                 {
                     return None;
                 }
