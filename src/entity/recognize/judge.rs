@@ -509,10 +509,18 @@ impl Recognizer {
             && ld >= 3
             && rd >= 3
             && st.after_demonstrative * 5 < st.count
-            && !self.titles.contains_key(&stem_text)
-            && !self.is_generic(&stem_text)
-            && !self.verb_or_adjective(&stem_text)
-            && !stem.iter().any(|&c| self.counts_or_points(c))
+            && self.sobriquet_stem(&stem_text)
+    }
+
+    /// Whether a string can be an adept's sobriquet before a religious
+    /// title: no title or generic word, no verb or adjective of the
+    /// dictionary (修行|道人), no numeral, pronoun, demonstrative or group
+    /// word (一个|和尚, 众|长老).
+    pub(super) fn sobriquet_stem(&self, stem: &str) -> bool {
+        !self.titles.contains_key(stem)
+            && !self.is_generic(stem)
+            && !self.verb_or_adjective(stem)
+            && !stem.chars().any(|c| self.counts_or_points(c))
     }
 
     /// Whether the candidate is a woman named by her family: a surname +
@@ -586,7 +594,7 @@ impl Recognizer {
 
     /// Whether a character counts, points or names a group (一, 那, 他,
     /// 众): inside a stem it makes a phrase of it (一个|和尚, 众|长老).
-    pub(super) fn counts_or_points(&self, c: char) -> bool {
+    fn counts_or_points(&self, c: char) -> bool {
         self.numerals.contains(&c)
             || self.chars.pronoun.contains(&c)
             || self.chars.demonstrative.contains(&c)

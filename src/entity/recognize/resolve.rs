@@ -1765,17 +1765,19 @@ impl Recognizer {
     }
 
     /// Whether two characters can be an adept's sobriquet before a
-    /// religious title in a chapter (`add_chapter_adepts`).
+    /// religious title in a chapter (`add_chapter_adepts`): a book's
+    /// sobriquet (`sobriquet_stem`) with no function character, no
+    /// one-character verb and no polite word, and no ordinary word of the
+    /// dictionary unless a place's or a person's.
     pub(super) fn adept_sobriquet(&self, stem: &str) -> bool {
-        stem.chars().all(|c| {
-            corpus::is_han(c)
-                && !self.is_function_char(c)
-                && !self.verbish.contains(&c)
-                && !self.counts_or_points(c)
-                && !self.chars.self_other.contains(&c)
-                && self.vocab.tag(c.encode_utf8(&mut [0u8; 4])) != "v"
-        }) && !self.titles.contains_key(stem)
-            && !self.is_generic(stem)
+        self.sobriquet_stem(stem)
+            && stem.chars().all(|c| {
+                corpus::is_han(c)
+                    && !self.is_function_char(c)
+                    && !self.verbish.contains(&c)
+                    && !self.chars.self_other.contains(&c)
+                    && self.vocab.tag(c.encode_utf8(&mut [0u8; 4])) != "v"
+            })
             && (!self.vocab.has_word(stem)
                 || matches!(
                     self.tag_of(stem),
