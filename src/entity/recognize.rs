@@ -1309,6 +1309,7 @@ impl Recognizer {
         let first = self.drop_pointed_roles(first, m);
         let first = self.drop_group_nouns(first, runs);
         let first = self.add_framed_places(first, &refused_places, runs);
+        let first = self.add_addressed_places(first, runs, m);
         phases.mark(t0, "decide: tagged");
         let first = self.drop_lex_in_idioms(first, runs);
         let first = self.drop_direction_positions(first, runs);

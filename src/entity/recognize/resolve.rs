@@ -1620,6 +1620,85 @@ impl Recognizer {
         with_added(first, added)
     }
 
+    /// Settlements written in an address: a candidate ending in a
+    /// `settlement` character of dict/chars.tsv (柯溪村, 石门镇) written
+    /// right after a decided place ending in a `city` character (常州府,
+    /// 武进县) is a place, though said once and with no cue (常州府武进县
+    /// 柯溪村姓韩): an address runs from the larger place to the smaller.
+    /// The stem is two characters or more, opens with no function
+    /// character or cue (`stem_ok`), holds no function character and does
+    /// not end with a position (州城南|下寨: camped south of the city);
+    /// the settlement ends with no title (延安府|汤知寨: a surname and 知寨,
+    /// the fort's commander). The model does not overrule it; a word
+    /// running across its edge at half its mentions does.
+    pub(super) fn add_addressed_places(
+        &self,
+        first: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        let cities: Vec<&str> = first
+            .iter()
+            .filter(|d| {
+                d.kind == EntityType::Place
+                    && d.name.chars().count() >= 2
+                    && d.name
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| self.chars.city.contains(&c))
+            })
+            .map(|d| d.name.as_str())
+            .collect();
+        if cities.is_empty() {
+            return first;
+        }
+        let ac = crate::entity::name_matcher(
+            cities.iter(),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        let mut addressed: Vec<usize> = Vec::new();
+        for hit in runs.find_all(&ac) {
+            let run = runs.at(hit.run as usize);
+            let j = run.off.partition_point(|&o| o < hit.end);
+            // The longest settlement the candidates hold, of 3 to 5 characters.
+            let found = (3..=5).rev().find_map(|len| {
+                if j + len > run.len() || !self.chars.settlement.contains(&run.ch(j + len - 1)) {
+                    return None;
+                }
+                let w = run.sub(j, j + len);
+                let stem = run.sub(j, j + len - 1);
+                let titled =
+                    (2..len).any(|k| self.titles.contains_key(run.sub(j + len - k, j + len)));
+                m.id(w)
+                    .filter(|&i| !m.stats[i].aux && !titled && self.addressed_stem(stem))
+            });
+            addressed.extend(found);
+        }
+        addressed.sort_unstable();
+        addressed.dedup();
+        let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let added: Vec<Decided> = addressed
+            .into_iter()
+            .map(|i| (m.words[i], &m.stats[i]))
+            .filter(|&(w, st)| {
+                2 * (st.left_bad + st.right_bad) < st.count && !known.iter().any(|k| k.contains(w))
+            })
+            .map(|(w, st)| decided(w, EntityType::Place, 0.6, &["sfx", "within"], st))
+            .collect();
+        with_added(first, added)
+    }
+
+    /// Whether `stem` may be the stem of a settlement in an address
+    /// (`add_addressed_places`).
+    fn addressed_stem(&self, stem: &str) -> bool {
+        let chars: Vec<char> = stem.chars().collect();
+        chars.len() >= 2
+            && self.stem_ok(stem, false)
+            && !chars.iter().any(|&c| self.is_function_char(c))
+            && !self.chars.position_tail.contains(&chars[chars.len() - 1])
+    }
+
     /// Adepts named by a sobriquet and a religious title (青霞真人, 玄冥圣母)
     /// that the rules and the model left undecided (`titled_sobriquet`)
     /// are persons; when the sobriquet alone is a decided person (青霞),
@@ -2600,6 +2679,60 @@ mod tests {
         let names: Vec<(&str, EntityType)> =
             added.iter().map(|d| (d.name.as_str(), d.kind)).collect();
         assert_eq!(names, [("苏家村", EntityType::Place)]);
+    }
+
+    #[test]
+    fn an_addressed_settlements_stem_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let table = [
+            ("柯溪", true),
+            ("东溪", true),
+            ("石门", true),
+            // One character is too little to read.
+            ("潭", false),
+            // Ends with a position: 州城南|下寨, camped south of the city.
+            ("南下", false),
+            // Opens with a function character (州之村), holds one (柯之).
+            ("之柯", false),
+            ("柯之", false),
+            // Opens with a movement cue: 往柯庄 is a way, not a name.
+            ("往柯", false),
+        ];
+        for (stem, want) in table {
+            assert_eq!(r.addressed_stem(stem), want, "{stem}");
+        }
+    }
+
+    #[test]
+    fn a_settlement_written_after_its_city_is_a_place() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 柯溪村 follows 武进县, itself after 常州府: an address. 苏青禾
+        // said before 柯溪村 is no address; 汤知寨 is a surname + 知寨 (a
+        // title); 城南下寨 is camping south of the city.
+        let text = "韩千山乃常州府武进县柯溪村人氏。苏青禾往柯溪村去。\
+                    有个延安府汤知寨儿子。大军到了青州城南下寨。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let place =
+            |name: &str| decided_owned(name.to_string(), EntityType::Place, 0.9, &["lex"], 1);
+        let first = vec![
+            place("常州府"),
+            place("武进县"),
+            place("延安府"),
+            place("青州"),
+        ];
+        let all = r.add_addressed_places(first, &runs, &m);
+        let added: Vec<(&str, u32)> = all
+            .iter()
+            .filter(|d| d.evidence.contains("within"))
+            .map(|d| (d.name.as_str(), d.count))
+            .collect();
+        // Both mentions counted, one of them in the address.
+        assert_eq!(added, [("柯溪村", 2)]);
+        // Without the city, nothing is added.
+        let alone = r.add_addressed_places(vec![place("延安府")], &runs, &m);
+        assert_eq!(alone.len(), 1);
     }
 
     /// A person the rules decided from speech cues, said `count` times.
