@@ -54,6 +54,7 @@
 //! | `mov`   | preceded by a movement cue (到/往/至/入/攻/守/屯/前往 X)                  |
 //! | `loc`   | followed by a location cue (X城下, X一带, X之战, X关隘)                   |
 //! | `sfx`   | ends with a place suffix (`dict/place_suffixes.txt`), or an army whose stem does |
+//! | `within` | a settlement written right after a city place (常州府武进县柯溪村)   |
 //! | `army`  | army rule: faction, place, direction or X家 stem + army suffix            |
 //! | `stat`  | corpus statistics: repeated, varied neighbours, clean boundaries          |
 //! | `coord` | coordinated (、 与 和 或者, X兵马、Y兵马) with an entity of the same type |
@@ -2251,6 +2252,14 @@ mod tests {
             "而关内，乙室拔业兵马、刘延庆兵马、郭药师兵马早已在此准备。",
             &[(Person, "刘延庆"), (Person, "郭药师"), (Person, "乙室拔业")],
             &["兵马"],
+        ),
+        (
+            "a list with two known persons names its whole items, 其 or 何 inside; its edges run on",
+            "韩千山道：“走。”韩千山笑道：“好。”韩千山问道：“何人？”\
+             石敢当道：“来。”石敢当笑道：“坐。”石敢当问道：“谁？”\
+             次日拘到韩千山、苏君其、石敢当一干人。韩千山、石敢当、苏虎等，都在堂上。",
+            &[(Person, "韩千山"), (Person, "石敢当"), (Person, "苏君其")],
+            &["苏虎等", "拘到韩千山", "石敢当一干人"],
         ),
         (
             "a woman named by her family (surname + 氏) is a person; 氏 inside a name is not",

@@ -665,9 +665,13 @@ impl Recognizer {
         );
         // `tailed`: the items share a following word (X兵马、Y兵马), which
         // vouches for the boundary; otherwise a person needs a surname.
+        // `whole`: a whole item of a list of persons (潘仁美、柯君其、秦昭庆):
+        // a strong surname and two characters are a name there, though a
+        // function character is among them (何, 其).
         let consider = |w: &str,
                         kind: EntityType,
                         tailed: bool,
+                        whole: bool,
                         found: &mut BTreeMap<String, (EntityType, u32)>| {
             if known.contains_key(w) || self.is_generic(w) {
                 return;
@@ -677,10 +681,24 @@ impl Recognizer {
                 return;
             }
             let chars: Vec<char> = w.chars().collect();
+            let listed_name = whole
+                && kind == EntityType::Person
+                && chars.len() == 3
+                && self
+                    .surnames
+                    .get(&w[..chars[0].len_utf8()])
+                    .is_some_and(|&sw| sw >= 3);
             if !(2..=4).contains(&chars.len())
-                || chars
-                    .iter()
-                    .any(|c| self.is_function_char(*c) || self.not_given.contains(c))
+                || chars.iter().any(|&c| {
+                    // 其 and 何 pass in a listed name; 等 (a verb too) does not.
+                    let bare_function = self.is_function_char(c) && {
+                        let one = c.to_string();
+                        self.cue(&one, CueClass::Action) == 0
+                            && self.cue(&one, CueClass::Speech) == 0
+                    };
+                    (self.is_function_char(c) || self.not_given.contains(&c))
+                        && !(listed_name && bare_function)
+                })
                 || self.vocab.has_word(w)
                 || self.army_suffix(w).is_some()
             {
@@ -692,7 +710,7 @@ impl Recognizer {
                     self.stem_ok(&stem, true)
                 }),
                 _ => {
-                    self.stem_ok(w, false)
+                    (listed_name || self.stem_ok(w, false))
                         && (tailed
                             || self.surname(&chars, w).is_some_and(|(sl, sw)| {
                                 sw >= 2 && (1..=2).contains(&(chars.len() - sl))
@@ -748,7 +766,7 @@ impl Recognizer {
                                                 > 0
                                     };
                                 if same_shape && clean_end {
-                                    consider(w, kind, false, &mut found);
+                                    consider(w, kind, false, false, &mut found);
                                 }
                             }
                         }
@@ -814,6 +832,31 @@ impl Recognizer {
                                         }
                                     }
                                 };
+                                // The list's first item may end with a known
+                                // name and its last begin with one, the
+                                // sentence running on (拘到|韩千山、…、柯北辰|一干人).
+                                let body = if tail_len == 0 && !known.contains_key(body) {
+                                    let bn = r.sub(0, rn).len();
+                                    let edge = |l: usize| {
+                                        if l >= rn {
+                                            return None;
+                                        }
+                                        let w = if idx == 0 {
+                                            r.sub(rn - l, rn)
+                                        } else {
+                                            r.sub(0, l)
+                                        };
+                                        known.contains_key(w).then_some(w)
+                                    };
+                                    let first_or_last = idx == 0 || idx + 1 == tails.len();
+                                    debug_assert_eq!(bn, body.len());
+                                    first_or_last
+                                        .then(|| (2..=4).rev().find_map(edge))
+                                        .flatten()
+                                        .unwrap_or(body)
+                                } else {
+                                    body
+                                };
                                 if let Some(&kind) = known.get(body) {
                                     if typed.is_some_and(|t| t != kind) {
                                         agree = false;
@@ -831,7 +874,7 @@ impl Recognizer {
                                 let known_items = items.len() - cands.len();
                                 if known_items >= 2 || (known_items >= 1 && tail_len > 0) {
                                     for c in cands {
-                                        consider(c, kind, tail_len > 0, &mut found);
+                                        consider(c, kind, tail_len > 0, true, &mut found);
                                     }
                                 }
                             }
