@@ -699,7 +699,10 @@ impl Recognizer {
                     (self.is_function_char(c) || self.not_given.contains(&c))
                         && !(listed_name && bare_function)
                 })
-                || self.vocab.has_word(w)
+                // A dictionary word, unless jieba reads it a person's name
+                // and a list of persons holds it whole (柯北辰、苏青禾).
+                || (self.vocab.has_word(w)
+                    && !(whole && kind == EntityType::Person && self.tag_of(w) == Some(Tag::Person)))
                 || self.army_suffix(w).is_some()
             {
                 return;
@@ -2776,6 +2779,27 @@ mod tests {
         // Without the city, nothing is added.
         let alone = r.add_addressed_places(vec![place("延安府")], &runs, &m);
         assert_eq!(alone.len(), 1);
+    }
+
+    #[test]
+    fn a_whole_item_of_a_list_of_persons_is_a_person() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // 石万鹏 is a word of jieba's dictionary, tagged a person's name;
+        // 石三鸟 too, but no list holds it whole (一石三鸟 is a saying).
+        // 苏君其 holds 其; 苏虎等 ends with 等, a verb too.
+        let text = "拘到韩千山、苏君其、石敢当一干人。韩千山、石万鹏、石敢当都到了。\
+                    韩千山、石敢当、苏虎等，都在堂上。一石三鸟、韩千山、石敢当。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let known = vec![said_person("石敢当", 4), said_person("韩千山", 4)];
+        let all = r.add_coordinated(known, &runs, &m);
+        let added: Vec<&str> = all
+            .iter()
+            .filter(|d| d.evidence.contains("coord"))
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(added, ["石万鹏", "苏君其"]);
     }
 
     /// A person the rules decided from speech cues, said `count` times.
