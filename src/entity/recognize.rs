@@ -1499,6 +1499,14 @@ impl Recognizer {
         if kind == EntityType::Person && self.function_word_pair(w) {
             return None;
         }
+        // 阮小二, 柯小五: a surname + 小 or 大 + a birth order, which the
+        // rules took as a person with cues, is a name the training books
+        // hardly hold (vernacular fiction calls the lower-born so).
+        if rule.is_some_and(|r| {
+            r.kind == EntityType::Person && r.score >= BIRTH_ORDER_RULE && self.birth_order_name(w)
+        }) {
+            return rule.cloned();
+        }
         if prob < MODEL_THRESHOLD || prob <= p[model::NONE] {
             // In a chapter-sized text the model sees few occurrences: the
             // rules' verdict stands unless the model is sure it is no name.
@@ -1534,6 +1542,19 @@ impl Recognizer {
         d.score = prob as f64;
         d.evidence.insert("model");
         Some(d)
+    }
+
+    /// Whether `w` is a surname of weight 2 or more, 小 or 大, and a birth
+    /// order (`birth_order` of dict/chars.tsv, a numeral): 阮小二, 柯大五.
+    fn birth_order_name(&self, w: &str) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        self.surname(&chars, w).is_some_and(|(sl, weight)| {
+            weight >= 2
+                && chars.len() == sl + 2
+                && matches!(chars[sl], '小' | '大')
+                && self.chars.birth_order.contains(&chars[sl + 1])
+                && !matches!(chars[sl + 1], '大' | '小' | '老')
+        })
     }
 
     /// Why a string was or was not catalogued: its statistics and the
@@ -1685,6 +1706,9 @@ const MODEL_MIN_CHARS: u64 = 2_000;
 /// unless the model's `none` reaches `SHORT_TEXT_VETO`.
 const SHORT_TEXT: u64 = 20_000;
 const SHORT_TEXT_VETO: f32 = 0.9;
+/// The rules' score at which a birth-order name (阮小二) stands against
+/// the model.
+const BIRTH_ORDER_RULE: f64 = 0.9;
 
 /// The model's `none` from which it refuses a name only the tagger reads.
 const TAGGED_VETO: f32 = 0.95;
@@ -1775,6 +1799,41 @@ mod tests {
     }
 
     use EntityType::{Army, Faction, Person, Place};
+
+    #[test]
+    fn a_birth_order_name_stands_against_the_model() {
+        let r = recognizer();
+        for (w, want) in [
+            ("韩小五", true),
+            ("苏大三", true),
+            ("欧阳小二", true),
+            // A given name, a rare surname (法: weight 1), an order alone.
+            ("韩千山", false),
+            ("法小二", false),
+            ("韩小", false),
+            ("韩小小", false),
+        ] {
+            assert_eq!(r.birth_order_name(w), want, "{w}");
+        }
+        let st = Stat {
+            count: 40,
+            ..Stat::default()
+        };
+        let refused = [0.7, 0.29, 0.01];
+        let rule = |w: &str, score: f64| {
+            let mut d = decided(w, Person, score, &["say", "sur"], &st);
+            d.score = score;
+            d
+        };
+        let verdict = |w: &str, score: f64| {
+            r.model_verdict(w, &st, refused, Some(&rule(w, score)), false)
+                .map(|d| d.name)
+        };
+        assert_eq!(verdict("韩小五", 0.93), Some("韩小五".to_string()));
+        // The model's word stands on other names and on a weak rule.
+        assert_eq!(verdict("韩千山", 0.93), None);
+        assert_eq!(verdict("韩小五", 0.6), None);
+    }
 
     #[test]
     fn pair_tallies_added_in_any_order_equal_one_tally() {
