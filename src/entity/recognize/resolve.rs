@@ -2089,13 +2089,20 @@ impl Recognizer {
     }
 
     /// Whether a place is one character and a part or kind of house
-    /// (`house_part` of `dict/chars.tsv`: 书房, 花厅, 佛堂, 后院), no named
+    /// (`house_part` of `dict/chars.tsv`: 书房, 花厅, 佛堂, 后院), or the
+    /// gate of a building or town (a `house_part` or `settlement`
+    /// character + 门: 府门, 城门, 院门; not 午门 nor 北门), no named
     /// place: a named building has a longer stem (集贤堂) or a family's
     /// name (樊楼: a surname of weight 2 or more; 花 and 后 are rare ones,
     /// 花厅 and 后院 house parts), and a listed place is kept.
     pub(super) fn house_part(&self, w: &str) -> bool {
         let mut chars = w.chars();
         match (chars.next(), chars.next(), chars.next()) {
+            // 府门, 城门, 院门: the gate of a building or a town.
+            (Some(stem), Some('门'), None) => {
+                (self.chars.settlement.contains(&stem) || self.chars.house_part.contains(&stem))
+                    && !self.lex.places.contains(w)
+            }
             (Some(stem), Some(part), None) => {
                 self.chars.house_part.contains(&part)
                     && self
@@ -3118,6 +3125,11 @@ mod tests {
             ("听雨轩", false),
             ("北门", false),
             ("东宫", false),
+            // The gate of a building or a town.
+            ("府门", true),
+            ("城门", true),
+            ("院门", true),
+            ("午门", false),
         ] {
             assert_eq!(r.house_part(w), want, "{w}");
         }
