@@ -120,7 +120,6 @@ mod curation;
 mod features;
 mod foreign;
 mod forms;
-use forms::UNBOUND_FORM;
 mod judge;
 mod propose;
 mod resolve;
@@ -1416,8 +1415,8 @@ impl Recognizer {
         let all = self.bind_faction_prefixed(all);
         phases.mark(t0, "decide: birth order");
         // Again, now that epithets say their person's chapters too.
-        let mut all = self.bind_title_forms(all, runs);
-        all.retain(|d| !d.evidence.contains(UNBOUND_FORM));
+        let all = self.bind_title_forms(all, runs);
+        let all = self.settle_unbound_forms(all, short);
         phases.mark(t0, "decide: title forms again");
         let mut all = self.realm_names(all, runs);
         // Again: coordination (陆鲁、…) may have proposed one.

@@ -105,6 +105,45 @@ impl Recognizer {
                 && is_title(&rest[1..]))
     }
 
+    /// The surname + title forms no person was bound to (`UNBOUND_FORM`)
+    /// go; but in a chapter-sized text (`short`) one whose surname no
+    /// decided person bears names someone the book names elsewhere (a
+    /// chapter that says only 柯先生): it is a person of its own, evidence
+    /// `form`; not a word of jieba's dictionary (后生, 师叔, 诸侯) nor a rare
+    /// surname's (那老). Where a person of that surname is decided (柯北辰
+    /// beside 柯将军), the form may name another of the house, and goes.
+    pub(super) fn settle_unbound_forms(&self, mut all: Vec<Decided>, short: bool) -> Vec<Decided> {
+        let surname_of = |w: &str| -> Option<String> {
+            let chars: Vec<char> = w.chars().collect();
+            self.surname(&chars, w)
+                .filter(|&(sl, _)| sl < chars.len())
+                .map(|(sl, _)| chars[..sl].iter().collect())
+        };
+        let named: std::collections::HashSet<String> = all
+            .iter()
+            .filter(|d| d.kind == EntityType::Person && !d.evidence.contains(UNBOUND_FORM))
+            .filter_map(|d| surname_of(&d.name))
+            .collect();
+        all.retain_mut(|d| {
+            if !d.evidence.contains(UNBOUND_FORM) {
+                return true;
+            }
+            let chars: Vec<char> = d.name.chars().collect();
+            let unnamed = short
+                && !self.vocab.has_word(&d.name)
+                && self
+                    .surname(&chars, &d.name)
+                    .is_some_and(|(_, weight)| weight >= 2)
+                && surname_of(&d.name).is_some_and(|s| !named.contains(&s));
+            if unnamed {
+                d.evidence.remove(UNBOUND_FORM);
+                d.evidence.insert("form");
+            }
+            unnamed
+        });
+        all
+    }
+
     /// Adds the candidates that are a surname + title form (韩团长, 石营长),
     /// said at least `FORM_CANDIDATE_MIN` times, that nothing decided yet,
     /// as persons marked `UNBOUND_FORM`: `bind_title_forms` may bind them
@@ -1257,6 +1296,42 @@ mod tests {
     fn recognizer() -> &'static Recognizer {
         static R: OnceLock<Recognizer> = OnceLock::new();
         R.get_or_init(|| Recognizer::new(Lexicon::builtin()))
+    }
+
+    #[test]
+    fn an_unbound_form_of_an_unnamed_surname_is_a_person_in_a_chapter() {
+        let r = recognizer();
+        let unbound =
+            |w: &str| decided_owned(w.to_string(), EntityType::Person, 0.5, &[UNBOUND_FORM], 3);
+        let all = || {
+            vec![
+                decided_owned("韩千山".to_string(), EntityType::Person, 0.9, &["say"], 9),
+                // No person of the surname 苏: someone the chapter never names.
+                unbound("苏先生"),
+                // 韩千山 or another of his house.
+                unbound("韩将军"),
+                // Words of the dictionary (师 is a rare surname too).
+                unbound("师叔"),
+                unbound("后生"),
+            ]
+        };
+        let names = |v: Vec<Decided>| -> Vec<(String, Vec<&'static str>)> {
+            v.into_iter()
+                .map(|d| (d.name, d.evidence.into_iter().collect()))
+                .collect()
+        };
+        assert_eq!(
+            names(r.settle_unbound_forms(all(), true)),
+            [
+                ("韩千山".to_string(), vec!["say"]),
+                ("苏先生".to_string(), vec!["form"])
+            ]
+        );
+        // A book names its people: an unbound form there goes.
+        assert_eq!(
+            names(r.settle_unbound_forms(all(), false)),
+            [("韩千山".to_string(), vec!["say"])]
+        );
     }
 
     fn entity(kind: EntityType, name: &str) -> Decided {
