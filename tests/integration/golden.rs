@@ -88,3 +88,46 @@ fn readme_real_output_is_the_golden_tables() {
     }
     assert!(shown >= 5, "README shows the heads of the tables");
 }
+
+/// Every evidence code the golden entities carry is explained in README's
+/// "Evidence codes" table, so a reader can look up any row's evidence.
+#[test]
+fn readme_explains_every_evidence_code_of_the_golden_entities() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let table = readme
+        .split_once("### Evidence codes")
+        .expect("README has an evidence table")
+        .1;
+    let documented: BTreeSet<&str> = table
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    let entities = std::fs::read_to_string(root.join("tests/golden/entities.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(entities.trim_start_matches('\u{feff}').as_bytes());
+    let at = rows
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "evidence")
+        .expect("an evidence column");
+    let used: BTreeSet<String> = rows
+        .records()
+        .flat_map(|r| {
+            let r = r.unwrap();
+            r[at].split('|').map(str::to_string).collect::<Vec<_>>()
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert!(used.len() >= 10, "{used:?}");
+    let missing: Vec<&String> = used
+        .iter()
+        .filter(|c| !documented.contains(c.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README's evidence table lacks {missing:?}"
+    );
+}
