@@ -2312,6 +2312,12 @@ mod tests {
             &["兵马"],
         ),
         (
+            "a state's camp said once in a chapter that names the state is its army",
+            "金国大兵压境。金国元帅领兵来攻。韩千山从金营逃回。石敢当从秦营逃回。",
+            &[(Army, "金营")],
+            &["秦营"],
+        ),
+        (
             "a list with two known persons names its whole items, 其 or 何 inside; its edges run on",
             "韩千山道：“走。”韩千山笑道：“好。”韩千山问道：“何人？”\
              石敢当道：“来。”石敢当笑道：“坐。”石敢当问道：“谁？”\

@@ -379,10 +379,20 @@ impl Recognizer {
         // one or two verbs; a state's army opens clauses or follows varied
         // words.
         let varied = st.count < 3 || st.left_punct > 0 || st.left_distinct >= 3;
+        // 金营 said once in a chapter that names 金 or 金国 a faction: the
+        // state's camp, as in a book that says it three times.
+        let named_state = |stem: &str| {
+            stems.contains(stem)
+                || ["国", "朝"]
+                    .iter()
+                    .any(|t| stems.contains(format!("{stem}{t}").as_str()))
+        };
         let faction = self.is_faction_stem(&stem)
             && (stem_len > 1
                 || ((weight >= 3
-                    || (suffix == "营" && st.count >= 3)
+                    || (suffix == "营"
+                        && (st.count >= 3
+                            || (m.total_chars < SHORT_TEXT && named_state(&stem))))
                     || (suffix == "师" && host()))
                     && st.left_word_cut < st.count
                     && varied));
