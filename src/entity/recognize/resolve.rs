@@ -713,9 +713,10 @@ impl Recognizer {
                     self.stem_ok(&stem, true)
                 }),
                 _ => {
-                    (listed_name || self.stem_ok(w, false))
-                        && (tailed
-                            || self.surname(&chars, w).is_some_and(|(sl, sw)| {
+                    listed_name
+                        || (self.stem_ok(w, false) && tailed)
+                        || (self.stem_ok(w, false)
+                            && self.surname(&chars, w).is_some_and(|(sl, sw)| {
                                 sw >= 2 && (1..=2).contains(&(chars.len() - sl))
                             }))
                 }
@@ -839,7 +840,6 @@ impl Recognizer {
                                 // name and its last begin with one, the
                                 // sentence running on (拘到|韩千山、…、柯北辰|一干人).
                                 let body = if tail_len == 0 && !known.contains_key(body) {
-                                    let bn = r.sub(0, rn).len();
                                     let edge = |l: usize| {
                                         if l >= rn {
                                             return None;
@@ -852,10 +852,25 @@ impl Recognizer {
                                         known.contains_key(w).then_some(w)
                                     };
                                     let first_or_last = idx == 0 || idx + 1 == tails.len();
-                                    debug_assert_eq!(bn, body.len());
+                                    // 再命|柯元庆、…: a first item of three or
+                                    // more that a command cue opens ends with a
+                                    // three-character name.
+                                    let commanded = || {
+                                        let opens = idx == 0
+                                            && tails.len() >= 3
+                                            && rn > 3
+                                            && (1..=2.min(rn - 3)).any(|k| {
+                                                self.cue(
+                                                    r.sub(rn - 3 - k, rn - 3),
+                                                    CueClass::Command,
+                                                ) >= 3
+                                            });
+                                        opens.then(|| r.sub(rn - 3, rn))
+                                    };
                                     first_or_last
                                         .then(|| (2..=4).rev().find_map(edge))
                                         .flatten()
+                                        .or_else(commanded)
                                         .unwrap_or(body)
                                 } else {
                                     body
@@ -2793,9 +2808,12 @@ mod tests {
         let r = Recognizer::new(crate::entity::Lexicon::builtin());
         // 石万鹏 is a word of jieba's dictionary, tagged a person's name;
         // 石三鸟 too, but no list holds it whole (一石三鸟 is a saying).
-        // 苏君其 holds 其; 苏虎等 ends with 等, a verb too.
+        // 苏君其 holds 其; 苏虎等 ends with 等, a verb too. 何千里 ends the
+        // first item, after the command cue 命 (何 is a function character
+        // and a strong surname).
         let text = "拘到韩千山、苏君其、石敢当一干人。韩千山、石万鹏、石敢当都到了。\
-                    韩千山、石敢当、苏虎等，都在堂上。一石三鸟、韩千山、石敢当。";
+                    韩千山、石敢当、苏虎等，都在堂上。一石三鸟、韩千山、石敢当。\
+                    次日再命何千里、韩千山、石敢当速去救应。";
         let store = RunStore::new(&[text]);
         let runs = store.runs();
         let m = r.measure(&runs, false, &mut Phases::default());
@@ -2806,7 +2824,7 @@ mod tests {
             .filter(|d| d.evidence.contains("coord"))
             .map(|d| d.name.as_str())
             .collect();
-        assert_eq!(added, ["石万鹏", "苏君其"]);
+        assert_eq!(added, ["何千里", "石万鹏", "苏君其"]);
     }
 
     /// A person the rules decided from speech cues, said `count` times.
