@@ -183,6 +183,9 @@ pub struct CharClasses {
     /// Function characters a wuxia given name may hold after the surname
     /// (X不Y, X我Y, X问Y).
     pub name_function: CharSet,
+    /// Resultative complements of a verb (开 起 住 齐 成 完): a
+    /// two-character army stem ending with one is a verb phrase (布开人马).
+    pub complement: CharSet,
 }
 
 impl CharClasses {
@@ -251,6 +254,7 @@ impl CharClasses {
             array: take("array")?,
             house_part: take("house_part")?,
             name_function: take("name_function")?,
+            complement: take("complement")?,
         })
     }
 }

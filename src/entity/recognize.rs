@@ -2312,6 +2312,12 @@ mod tests {
             &["兵马"],
         ),
         (
+            "a verb and its complement before an army suffix make no army",
+            "韩千山布开人马，等候来人。石敢当布开人马，又见阶车。次日苏青禾领命，布开人马，到军前搦战。",
+            &[],
+            &["布开人马"],
+        ),
+        (
             "a state's camp said once in a chapter that names the state is its army",
             "金国大兵压境。金国元帅领兵来攻。韩千山从金营逃回。石敢当从秦营逃回。",
             &[(Army, "金营")],

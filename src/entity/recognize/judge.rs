@@ -428,6 +428,7 @@ impl Recognizer {
             && st.count >= 3
             && self.stem_ok(&stem, false)
             && !chars[..2].iter().any(|c| self.is_function_char(*c))
+            && !self.chars.complement.contains(&chars[1])
             && (counted_troops(st)
                 || ((!(self.is_plain_word(&stem) || self.is_plain_word(w))
                     || (st.count >= 5 && st.left_word_cut * 4 < st.count))
@@ -436,7 +437,8 @@ impl Recognizer {
             // A unit counted in troops (三千飞熊兵) at a fifth of its
             // mentions; or a stem that hardly occurs without the suffix
             // (神武军); one that is a dictionary word (御林, 白袍) needs five
-            // mentions, not glued to the word before (鸣金收军 is no 金收军).
+            // mentions, not glued to the word before (鸣金收军 is no 金收军);
+            // not a verb and its complement (布开|人马, 撒豆成|兵).
             evidence.push("stat");
             0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)
         } else {
