@@ -2774,9 +2774,9 @@ mod tests {
     #[test]
     fn a_settlement_written_after_its_city_is_a_place() {
         let r = Recognizer::new(crate::entity::Lexicon::builtin());
-        // 柯溪村 follows 武进县, itself after 常州府: an address. 苏青禾
-        // said before 柯溪村 is no address; 汤知寨 is a surname + 知寨 (a
-        // title); 城南下寨 is camping south of the city.
+        // 柯溪村 follows 武进县, itself after 常州府: an address (its second
+        // mention, 往柯溪村去, is none, but counts). 汤知寨 is a surname +
+        // 知寨 (a title); 城南下寨 is camping south of the city.
         let text = "韩千山乃常州府武进县柯溪村人氏。苏青禾往柯溪村去。\
                     有个延安府汤知寨儿子。大军到了青州城南下寨。";
         let store = RunStore::new(&[text]);
@@ -2798,7 +2798,7 @@ mod tests {
             .collect();
         // Both mentions counted, one of them in the address.
         assert_eq!(added, [("柯溪村", 2)]);
-        // Without the city, nothing is added.
+        // After 延安府 alone comes only 汤知寨, a title form: nothing is added.
         let alone = r.add_addressed_places(vec![place("延安府")], &runs, &m);
         assert_eq!(alone.len(), 1);
     }
