@@ -113,28 +113,26 @@ impl Recognizer {
     /// surname's (那老). Where a person of that surname is decided (柯北辰
     /// beside 柯将军), the form may name another of the house, and goes.
     pub(super) fn settle_unbound_forms(&self, mut all: Vec<Decided>, short: bool) -> Vec<Decided> {
-        let surname_of = |w: &str| -> Option<String> {
+        // The surname `w` starts with, and its weight.
+        let surname_of = |w: &str| -> Option<(String, u8)> {
             let chars: Vec<char> = w.chars().collect();
             self.surname(&chars, w)
                 .filter(|&(sl, _)| sl < chars.len())
-                .map(|(sl, _)| chars[..sl].iter().collect())
+                .map(|(sl, weight)| (chars[..sl].iter().collect(), weight))
         };
         let named: std::collections::HashSet<String> = all
             .iter()
             .filter(|d| d.kind == EntityType::Person && !d.evidence.contains(UNBOUND_FORM))
-            .filter_map(|d| surname_of(&d.name))
+            .filter_map(|d| surname_of(&d.name).map(|(surname, _)| surname))
             .collect();
         all.retain_mut(|d| {
             if !d.evidence.contains(UNBOUND_FORM) {
                 return true;
             }
-            let chars: Vec<char> = d.name.chars().collect();
             let unnamed = short
                 && !self.vocab.has_word(&d.name)
-                && self
-                    .surname(&chars, &d.name)
-                    .is_some_and(|(_, weight)| weight >= 2)
-                && surname_of(&d.name).is_some_and(|s| !named.contains(&s));
+                && surname_of(&d.name)
+                    .is_some_and(|(surname, weight)| weight >= 2 && !named.contains(&surname));
             if unnamed {
                 d.evidence.remove(UNBOUND_FORM);
                 d.evidence.insert("form");
