@@ -54,6 +54,33 @@ impl Vocabulary {
         self.jieba.suggest_freq(word)
     }
 
+    /// How jieba's cut of `text` (dictionary only, no HMM) reads the span
+    /// at byte offsets `start..end`: `Some(rest)` when a word starts at
+    /// `start` and words end at `end` (`rest` empty: the span is a word or
+    /// a row of whole words) or one word holds the span and goes on past
+    /// `end` (`rest`: what it goes on with, 府 of 苏州府); `None` when a
+    /// word crosses `start`, or one from inside the span crosses `end`.
+    pub fn read_from<'t>(&self, text: &'t str, start: usize, end: usize) -> Option<&'t str> {
+        let mut at = 0;
+        let mut started = false;
+        for word in self.jieba.cut(text, false) {
+            let next = at + word.word.len();
+            if at == start {
+                started = true;
+            }
+            if started && next >= end {
+                // A word from inside the span that goes on past its end
+                // cuts it (和尚|原来 for 和尚原).
+                return (at == start || next == end).then(|| &text[end..next]);
+            }
+            if at < start && next > start {
+                return None;
+            }
+            at = next;
+        }
+        None
+    }
+
     /// jieba's tag of a dictionary word, coarsely (`None` for no word).
     pub fn word_tag(&self, word: &str) -> Option<WordTag> {
         if !self.has_word(word) {

@@ -1392,6 +1392,7 @@ impl Recognizer {
         phases.mark(t0, "decide: stated names");
         let all = self.drop_homograph_factions(all, runs);
         let all = self.drop_homograph_places(all, runs);
+        let all = self.drop_split_places(all, runs);
         let all = self.drop_house_parts(all);
         let all = self.places_by_context(all, m);
         let all = self.merge_faction_forms(all);

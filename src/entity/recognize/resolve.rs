@@ -2182,6 +2182,55 @@ impl Recognizer {
         decided
     }
 
+    /// Listed places decided on the list alone that jieba never reads as
+    /// a word of their clause: 东西|藏 (西藏), 太行山|西麓 (山西), 运河|南下
+    /// (河南), 太湖石, 福如东海. A place read whole at one mention at least
+    /// stays (天下|山东, 过|长江, 苏州府).
+    pub(super) fn drop_split_places(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let listed: Vec<&str> = decided
+            .iter()
+            .filter(|d| {
+                d.kind == EntityType::Place && d.evidence.len() == 1 && d.evidence.contains("lex")
+            })
+            .map(|d| d.name.as_str())
+            .collect();
+        if listed.is_empty() {
+            return decided;
+        }
+        let read = count_in_where(&listed, runs, |text, start, end| {
+            // A window of a few characters on each side is enough for
+            // jieba to choose between the place and its neighbours.
+            let from = text[..start]
+                .char_indices()
+                .rev()
+                .nth(SPLIT_WINDOW - 1)
+                .map_or(0, |(k, _)| k);
+            let to = text[end..]
+                .char_indices()
+                .nth(SPLIT_WINDOW)
+                .map_or(text.len(), |(k, _)| end + k);
+            // 苏州|府, 济南|人: a word that goes on with a place suffix or
+            // 人 still reads the place; so does a rare dictionary word
+            // (代州雁 of 代州雁门县, an artefact of jieba's list).
+            self.vocab
+                .read_from(&text[from..to], start - from, end - from)
+                .is_some_and(|rest| {
+                    rest.is_empty()
+                        || rest == "人"
+                        || self.lex.place_suffixes.contains_key(rest)
+                        || self.vocab.suggest_freq(&text[start..end + rest.len()]) < RARE_WORD
+                })
+        });
+        let split: HashSet<String> = listed
+            .iter()
+            .zip(&read)
+            .filter(|(_, &r)| r == 0)
+            .map(|(w, _)| w.to_string())
+            .collect();
+        decided.retain(|d| !(d.kind == EntityType::Place && split.contains(&d.name)));
+        decided
+    }
+
     /// How the mention at characters `i..j` of `run` reads: its neighbours
     /// in the run, and (asked only when they say nothing) whether one of
     /// `others` is in its sentence.
@@ -2457,6 +2506,14 @@ pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
 /// How often each of `names` occurs (leftmost-longest) where `keep` holds
 /// of the run's text and the occurrence's byte offset in it. Counted per
 /// slice of the book in parallel, then added up.
+/// Characters on each side of a listed place that jieba cuts with it
+/// (`drop_split_places`).
+const SPLIT_WINDOW: usize = 4;
+
+/// A jieba frequency below which a dictionary word that swallows a listed
+/// place is not trusted (`drop_split_places`).
+const RARE_WORD: usize = 10;
+
 pub(super) fn count_in_where<S: AsRef<str> + Sync>(
     names: &[S],
     runs: &Runs,
@@ -3182,6 +3239,39 @@ mod tests {
         // Verse's "everlasting spring", and the modern city.
         assert!(!kept("青松翠柏庆长春。", "长春"));
         assert!(kept("部队攻打长春，长春市内大乱。", "长春"));
+    }
+
+    #[test]
+    fn a_listed_place_that_jieba_always_cuts_out_of_its_neighbours_is_dropped() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let place =
+            |name: &str| decided_owned(name.to_string(), EntityType::Place, 0.9, &["lex"], 1);
+        let kept = |text: &str, name: &str| {
+            let store = RunStore::new(&[text]);
+            let runs = store.runs();
+            !r.drop_split_places(vec![place(name)], &runs).is_empty()
+        };
+        // 东西|藏, 太行山|西麓, 运河|南下, 太湖石, 福如东海: no place there.
+        assert!(!kept("韩千山问有什么东西藏在那里。", "西藏"));
+        assert!(!kept("石门峪在太行山西麓。", "山西"));
+        assert!(!kept("柯北辰沿运河南下。", "河南"));
+        assert!(!kept("迎面有块太湖石。", "太湖"));
+        assert!(!kept("福如东海寿比南山。", "东海"));
+        // Read whole, or as the head of a place word or a demonym.
+        assert!(kept("韩千山过长江，渡淮河。", "长江"));
+        assert!(kept("如今天下山东、山西都乱了。", "山东"));
+        assert!(kept("石敢当乃苏州府人氏。", "苏州"));
+        assert!(kept("柯北辰却是济南人。", "济南"));
+        assert!(!kept("这和尚原来也是一路。", "和尚原"));
+        // jieba lists 代州雁 (frequency 5): too rare to swallow 代州.
+        assert!(kept("韩千山走到代州雁门县。", "代州"));
+        // One mention read whole is enough.
+        assert!(kept("东西藏好了，韩千山便往西藏去。", "西藏"));
+        // A place with evidence beyond the list is not asked.
+        let mut moved = place("西藏");
+        moved.evidence.insert("mov");
+        let store = RunStore::new(&["东西藏好了。"]);
+        assert_eq!(r.drop_split_places(vec![moved], &store.runs()).len(), 1);
     }
 
     #[test]
