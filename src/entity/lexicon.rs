@@ -283,6 +283,9 @@ pub struct Lexicon {
     /// Titles marked `religious`: an adept's or immortal's, after the
     /// sobriquet the adept goes by (道人, 真人, 禅师: 青霞真人).
     pub religious_titles: HashSet<String>,
+    /// Titles marked `foreign`: ranks of a foreign army only (少佐, 军曹 of
+    /// the Japanese army), written after a foreign family name (X少佐).
+    pub foreign_ranks: HashSet<String>,
     /// Words that are never entities.
     pub generic: HashSet<String>,
     /// Words after a name that make it stand for a realm (X天下, X营).
@@ -558,12 +561,15 @@ impl Lexicon {
                 "religious" => {
                     self.religious_titles.insert(word.to_string());
                 }
+                "foreign" => {
+                    self.foreign_ranks.insert(word.to_string());
+                }
                 other => {
                     return Err(dict_error(
                         path,
                         line_no,
                         &format!(
-                            "a title's third column must be family, consort, lady, religious or empty, not '{other}'"
+                            "a title's third column must be family, consort, lady, religious, foreign or empty, not '{other}'"
                         ),
                     ))
                 }

@@ -1403,6 +1403,7 @@ impl Recognizer {
         let all = self.add_form_candidates(all, m, runs);
         let all = self.add_address_forms(all, runs);
         let all = self.add_foreign_names(all, runs);
+        let all = self.add_ranked_foreigners(all, runs);
         let all = self.bind_dotted_names(all, runs);
         let all = self.bind_title_forms(all, runs);
         phases.mark(t0, "decide: title forms");
@@ -1596,6 +1597,11 @@ impl Recognizer {
                         p[2],
                         self.model_judges(word, st)
                     ));
+                    let ctx_raw: Vec<String> = (0..x.len())
+                        .filter(|&j| FEATURES[j].starts_with("ctx_"))
+                        .map(|j| format!("{} {:.3}", FEATURES[j], x[j]))
+                        .collect();
+                    out.push_str(&format!("  context: {}\n", ctx_raw.join(", ")));
                     // The largest pulls towards person against none.
                     let mut pulls: Vec<(f32, &str, f32)> = (0..x.len())
                         .map(|j| {

@@ -6,6 +6,7 @@
 //! in words at large.
 
 use super::forms::merge_into;
+use super::resolve::count_in;
 use super::*;
 
 /// Longest foreign name read, in characters (艾森豪威尔).
@@ -33,6 +34,85 @@ const NAME_DOTS: [char; 5] = ['·', '•', '・', '‧', '．'];
 const FOREIGN_BOOK: usize = 2;
 
 impl Recognizer {
+    /// Foreign family names written before a rank of a foreign army only
+    /// (`foreign` in dict/titles.txt: 柯原少佐, 石野军曹): the two
+    /// characters before the rank are a person, whom the book also calls
+    /// by them alone, though no surname list holds them and their last
+    /// character may end a place (X村, X野). They hold no function
+    /// character, numeral, pronoun or demonstrative, are no common word
+    /// (日本|少佐), title, generic word or army word, and end no longer
+    /// decided person (山本一郎|少佐). A decided entity of another type
+    /// under that name becomes the person.
+    pub(super) fn add_ranked_foreigners(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let ranks = &self.lex.foreign_ranks;
+        if ranks.is_empty() {
+            return all;
+        }
+        let ac = crate::entity::name_matcher(
+            ranks.iter().map(String::as_str),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        let persons: Vec<&str> = all
+            .iter()
+            .filter(|d| d.kind == EntityType::Person)
+            .map(|d| d.name.as_str())
+            .collect();
+        let mut forms: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for m in runs.find_all(&ac) {
+            let run = runs.at(m.run as usize);
+            let before = &run.text[..m.start as usize];
+            let chars: Vec<char> = before.chars().rev().take(2).collect();
+            let [b, a] = chars[..] else { continue };
+            let name: String = [a, b].iter().collect();
+            let ok_char = |c: char| {
+                corpus::is_han(c)
+                    && !self.is_function_char(c)
+                    && !self.numerals.contains(&c)
+                    && !self.chars.pronoun.contains(&c)
+                    && !self.chars.demonstrative.contains(&c)
+            };
+            let longer =
+                |p: &str| p.len() > name.len() && p.ends_with(name.as_str()) && before.ends_with(p);
+            if !(ok_char(a) && ok_char(b))
+                || self.is_generic(&name)
+                || self.titles.contains_key(name.as_str())
+                || self.army_suffix(&name).is_some()
+                || self.is_frequent_word(&name, 100)
+                || persons.iter().any(|p| longer(p))
+            {
+                continue;
+            }
+            let rank = &run.text[m.start as usize..m.end as usize];
+            forms
+                .entry(name.clone())
+                .or_default()
+                .insert(format!("{name}{rank}"));
+        }
+        if forms.is_empty() {
+            return all;
+        }
+        let names: Vec<String> = forms.keys().cloned().collect();
+        let counts = count_in(&names, runs);
+        for (name, n) in names.into_iter().zip(counts) {
+            let ranked = forms.remove(&name).unwrap_or_default();
+            // The place or other entity under the name is the person.
+            all.retain(|d| d.name != name || d.kind == EntityType::Person);
+            match all.iter_mut().find(|d| d.name == name) {
+                Some(d) => {
+                    d.evidence.insert("rank");
+                    d.aliases.extend(ranked);
+                }
+                None => {
+                    let mut d = decided_owned(name, EntityType::Person, 0.7, &["rank"], n);
+                    d.aliases = ranked;
+                    all.push(d);
+                }
+            }
+        }
+        all
+    }
+
     /// Persons named by a run of transliteration characters of two to
     /// `FOREIGN_MAX` whose mean score is at least `FOREIGN_MEAN`, said
     /// `FOREIGN_MIN` times with no word across either edge, mostly so, one
@@ -249,5 +329,61 @@ impl Recognizer {
             decided[who].evidence.insert("dotted");
         }
         merge_into(decided, &bind, "dotted")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::corpus::RunStore;
+
+    fn ranked(text: &str, decided: Vec<Decided>) -> Vec<(String, EntityType, Vec<String>)> {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let store = RunStore::new(&[text]);
+        let mut out: Vec<_> = r
+            .add_ranked_foreigners(decided, &store.runs())
+            .into_iter()
+            .map(|d| (d.name, d.kind, d.aliases.into_iter().collect()))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    #[test]
+    fn a_family_name_before_a_foreign_rank_is_a_person() {
+        // Names no surname list holds; 柯村 ends like a village.
+        let text = "柯村少佐拔出刀来。石野军曹跟在后面。柯村骂了一声，石野不敢作声。";
+        let village = decided_owned("柯村".into(), EntityType::Place, 0.6, &["sfx"], 2);
+        let got = ranked(text, vec![village]);
+        assert_eq!(
+            got,
+            [
+                (
+                    "柯村".to_string(),
+                    EntityType::Person,
+                    vec!["柯村少佐".to_string()]
+                ),
+                (
+                    "石野".to_string(),
+                    EntityType::Person,
+                    vec!["石野军曹".to_string()]
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn no_person_from_a_rank_after_a_word_a_numeral_or_a_longer_name() {
+        let person = decided_owned("山田一雄".into(), EntityType::Person, 0.9, &["sur"], 2);
+        for text in [
+            "日本少佐来了。",     // a common word
+            "来了一名少佐。",     // a numeral and a classifier
+            "那个少佐来了。",     // a demonstrative
+            "日军少佐来了。",     // an army word
+            "山田一雄少佐来了。", // the tail of a decided person
+        ] {
+            let got = ranked(text, vec![person.clone()]);
+            assert_eq!(got.len(), 1, "{text}: {got:?}");
+        }
     }
 }
