@@ -1383,6 +1383,7 @@ impl Recognizer {
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
         let all = self.add_sects(all, runs);
+        let all = self.add_named_sects(all, runs);
         let all = self.add_empires(all, runs);
         let all = self.add_titled_sects(all, runs, m);
         phases.mark(t0, "decide: factions");

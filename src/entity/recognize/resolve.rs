@@ -1264,6 +1264,97 @@ impl Recognizer {
         armies
     }
 
+    /// The member words of `dict/cues.txt` (门下, 弟子, 掌门), which follow
+    /// a sect's name.
+    fn member_words(&self) -> Vec<&str> {
+        self.lex
+            .cues
+            .iter()
+            .filter(|(_, cs)| cs.iter().any(|c| c.class == CueClass::Member))
+            .map(|(w, _)| w.as_str())
+            .collect()
+    }
+
+    /// Every place a faction suffix of `suffixes` is followed by a member
+    /// word (and, with `de`, by 的 + a member word): the run's text before
+    /// the suffix and the suffix, in book order.
+    fn before_members<'t>(
+        &self,
+        runs: &Runs<'t>,
+        suffixes: &[&str],
+        de: bool,
+    ) -> Vec<(&'t str, char)> {
+        let members = self.member_words();
+        if members.is_empty() || suffixes.is_empty() {
+            return Vec::new();
+        }
+        let mut patterns: Vec<String> = Vec::new();
+        for s in suffixes {
+            for m in &members {
+                patterns.push(format!("{s}{m}"));
+                if de {
+                    patterns.push(format!("{s}的{m}"));
+                }
+            }
+        }
+        let ac = crate::entity::name_matcher(
+            patterns.iter().map(String::as_str),
+            aho_corasick::MatchKind::LeftmostLongest,
+            false,
+        );
+        runs.find_all(&ac)
+            .into_iter()
+            .map(|m| {
+                let text = runs.at(m.run as usize).text;
+                let suffix = text[m.start as usize..].chars().next().expect("a match");
+                (&text[..m.start as usize], suffix)
+            })
+            .collect()
+    }
+
+    /// The sects of `followed` (name: times followed by members) said with
+    /// members `MIN_SECT_MEMBERS` times, no decided name, generic word or
+    /// dictionary word (but a proper name, with `proper_ok`), added with
+    /// their counts.
+    fn push_sects(
+        &self,
+        mut decided: Vec<Decided>,
+        followed: BTreeMap<String, u32>,
+        runs: &Runs,
+        proper_ok: bool,
+    ) -> Vec<Decided> {
+        let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
+        let sects: Vec<String> = followed
+            .into_iter()
+            .filter(|(w, n)| {
+                *n >= MIN_SECT_MEMBERS
+                    && !known.contains(w.as_str())
+                    && !self.is_generic(w)
+                    && (!self.vocab.has_word(w)
+                        || (proper_ok && self.vocab.tag(w).starts_with("nz")))
+            })
+            .map(|(w, _)| w)
+            .collect();
+        if sects.is_empty() {
+            return decided;
+        }
+        let counts = count_in(&sects, runs);
+        for (w, n) in sects.into_iter().zip(counts) {
+            decided.push(decided_owned(w, EntityType::Faction, 0.6, &["sect"], n));
+        }
+        decided
+    }
+
+    /// The one-character faction suffixes of at least `min_weight`.
+    fn one_char_faction_suffixes(&self, min_weight: u8) -> Vec<&str> {
+        self.lex
+            .faction_suffixes
+            .iter()
+            .filter(|(s, &w)| w >= min_weight && s.chars().count() == 1)
+            .map(|(s, _)| s.as_str())
+            .collect()
+    }
+
     /// Sects and societies with a one-character stem (霞教, 洪帮): the
     /// stem + faction suffix is followed by a member word of dict/cues.txt
     /// (霞教门下, 洪帮弟子) at least `MIN_SECT_MEMBERS` times. A stem that
@@ -1271,39 +1362,10 @@ impl Recognizer {
     /// that ends a word with the character before it (峨眉派 is not 眉派),
     /// makes none; nor does a dictionary word other than a proper name
     /// (请教, 分派).
-    pub(super) fn add_sects(&self, mut decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
-        let members: Vec<&str> = self
-            .lex
-            .cues
-            .iter()
-            .filter(|(_, cs)| cs.iter().any(|c| c.class == CueClass::Member))
-            .map(|(w, _)| w.as_str())
-            .collect();
-        let suffixes: Vec<&str> = self
-            .lex
-            .faction_suffixes
-            .iter()
-            .filter(|(_, &w)| w >= 2)
-            .map(|(s, _)| s.as_str())
-            .filter(|s| s.chars().count() == 1)
-            .collect();
-        if members.is_empty() || suffixes.is_empty() {
-            return decided;
-        }
-        let patterns: Vec<String> = suffixes
-            .iter()
-            .flat_map(|s| members.iter().map(move |m| format!("{s}{m}")))
-            .collect();
-        let ac = crate::entity::name_matcher(
-            patterns.iter().map(String::as_str),
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
-        let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
+    pub(super) fn add_sects(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let suffixes = self.one_char_faction_suffixes(2);
         let mut followed: BTreeMap<String, u32> = BTreeMap::new();
-        for m in runs.find_all(&ac) {
-            let run = runs.at(m.run as usize);
-            let before = &run.text[..m.start as usize];
+        for (before, suffix) in self.before_members(runs, &suffixes, false) {
             let mut back = before.chars().rev();
             let Some(stem) = back.next() else { continue };
             if self.is_function_char(stem)
@@ -1314,10 +1376,6 @@ impl Recognizer {
             {
                 continue;
             }
-            let suffix = run.text[m.start as usize..]
-                .chars()
-                .next()
-                .expect("a match");
             if let Some(prev) = back.next() {
                 if self.vocab.has_word(&format!("{prev}{stem}")) {
                     continue;
@@ -1325,31 +1383,45 @@ impl Recognizer {
             }
             *followed.entry(format!("{stem}{suffix}")).or_default() += 1;
         }
-        let sects: Vec<String> = followed
-            .into_iter()
-            .filter(|(w, n)| {
-                *n >= MIN_SECT_MEMBERS
-                    && !known.contains(w.as_str())
-                    && !self.is_generic(w)
-                    && (!self.vocab.has_word(w) || self.vocab.tag(w).starts_with("nz"))
-            })
-            .map(|(w, _)| w)
-            .collect();
-        if sects.is_empty() {
-            return decided;
+        self.push_sects(decided, followed, runs, true)
+    }
+
+    /// Sects and societies with a two-character stem (X门, X派, X宗, X帮 of
+    /// `dict/faction_suffixes.txt`, weak suffixes too: 霜月门, 青崖宗)
+    /// followed, right away or after 的, by a member word of
+    /// `dict/cues.txt` (霜月门弟子, 青崖宗的掌门) at least
+    /// `MIN_SECT_MEMBERS` times. The stem holds no function character,
+    /// numeral, pronoun or group word and makes no word with the character
+    /// before it (出身名门 is no 身名门); the name is no dictionary word
+    /// and names no decided person or place, though its stem may be an
+    /// ordinary word (云霄, 白虎) or end a place (回雁门 holds 雁门).
+    pub(super) fn add_named_sects(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+        let suffixes = self.one_char_faction_suffixes(1);
+        let mut followed: BTreeMap<String, u32> = BTreeMap::new();
+        for (before, suffix) in self.before_members(runs, &suffixes, true) {
+            let mut back = before.chars().rev();
+            let (Some(b), Some(a)) = (back.next(), back.next()) else {
+                continue;
+            };
+            let bad = |c: char| {
+                !corpus::is_han(c)
+                    || self.is_function_char(c)
+                    || self.numerals.contains(&c)
+                    || self.chars.pronoun.contains(&c)
+                    || self.chars.group.contains(&c)
+                    || self.chars.demonstrative.contains(&c)
+            };
+            if bad(a) || bad(b) {
+                continue;
+            }
+            if let Some(prev) = back.next() {
+                if self.vocab.has_word(&format!("{prev}{a}")) {
+                    continue;
+                }
+            }
+            *followed.entry(format!("{a}{b}{suffix}")).or_default() += 1;
         }
-        let counts = count_in(&sects, runs);
-        for (w, n) in sects.into_iter().zip(counts) {
-            decided.push(Decided {
-                name: w,
-                kind: EntityType::Faction,
-                score: 0.6,
-                evidence: std::iter::once("sect").collect(),
-                aliases: BTreeSet::new(),
-                count: n,
-            });
-        }
-        decided
+        self.push_sects(decided, followed, runs, false)
     }
 
     /// Empires and dynasties named by a two-character stem and a word of
@@ -3272,6 +3344,31 @@ mod tests {
         moved.evidence.insert("mov");
         let store = RunStore::new(&["东西藏好了。"]);
         assert_eq!(r.drop_split_places(vec![moved], &store.runs()).len(), 1);
+    }
+
+    #[test]
+    fn a_two_character_stem_and_a_faction_suffix_followed_by_members_is_a_sect() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let sects = |text: &str| -> Vec<String> {
+            let store = RunStore::new(&[text]);
+            r.add_named_sects(Vec::new(), &store.runs())
+                .into_iter()
+                .map(|d| d.name)
+                .collect()
+        };
+        // A weak suffix (门), a stem that is an ordinary word (云霄), 的
+        // between the name and its members.
+        assert_eq!(
+            sects("韩千山乃青崖门弟子。柯北辰是青崖门的掌门。"),
+            ["青崖门"]
+        );
+        assert_eq!(sects("云霄宗弟子到了，云霄宗门下还有三人。"), ["云霄宗"]);
+        // Said once with members; a numeral, a pronoun or group word, a
+        // stem glued to the word before (出身名门).
+        assert!(sects("韩千山乃青崖门弟子。").is_empty());
+        assert!(sects("三个同门弟子来了，三个同门弟子走了。").is_empty());
+        assert!(sects("我们本派弟子，我们本派弟子。").is_empty());
+        assert!(sects("他出身名门弟子，出身名门弟子。").is_empty());
     }
 
     #[test]
