@@ -1379,7 +1379,7 @@ impl Recognizer {
         let (armies, mut all): (Vec<Decided>, Vec<Decided>) =
             all.into_iter().partition(|d| d.kind == EntityType::Army);
         let armies = self.add_slang_armies(armies, runs);
-        let armies = self.add_unit_armies(armies, runs);
+        let armies = self.add_unit_armies(armies, runs, short);
         all.extend(self.merge_armies(armies));
         let all = self.add_factions(all, runs);
         let all = self.add_sects(all, runs);

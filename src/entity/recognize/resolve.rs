@@ -35,6 +35,8 @@ const MIN_SLANG_ARMY: u32 = 5;
 /// to name its units, and a word-named unit (独立团) must be said.
 const MIN_RANK: u32 = 3;
 const MIN_NAMED_UNIT: u32 = 3;
+/// The same in a chapter-sized text (`SHORT_TEXT`).
+const MIN_NAMED_UNIT_SHORT: u32 = 2;
 /// Times each numbered unit of a series (一营, 二营) must be said.
 const MIN_NUMBERED_UNIT: u32 = 2;
 
@@ -1080,16 +1082,31 @@ impl Recognizer {
     /// - a two-character word before it, said `MIN_NAMED_UNIT` times
     ///   (独立团, 警卫连), unless the echelon starts a word with what
     ///   follows (警卫连忙) or ends one with the stem (安排).
-    pub(super) fn add_unit_armies(&self, mut armies: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
+    pub(super) fn add_unit_armies(
+        &self,
+        mut armies: Vec<Decided>,
+        runs: &Runs,
+        short: bool,
+    ) -> Vec<Decided> {
         let mut echelons: Vec<char> = self.chars.unit_echelon.iter().collect();
         echelons.sort_unstable();
         let ranks: Vec<String> = echelons.iter().map(|e| format!("{e}长")).collect();
+        let rank_counts = count_in(&ranks, runs);
+        // A chapter writes each commander seldom: there the commanders of
+        // all echelons together make the text a modern army's, and each
+        // echelon whose commander it writes names units.
+        let all_ranks: u32 = rank_counts.iter().sum();
         let echelons: Vec<char> = echelons
             .into_iter()
-            .zip(count_in(&ranks, runs))
-            .filter(|&(_, n)| n >= MIN_RANK)
+            .zip(rank_counts)
+            .filter(|&(_, n)| n >= MIN_RANK || (short && n > 0 && all_ranks >= MIN_RANK))
             .map(|(e, _)| e)
             .collect();
+        let min_named = if short {
+            MIN_NAMED_UNIT_SHORT
+        } else {
+            MIN_NAMED_UNIT
+        };
         if echelons.is_empty() {
             return armies;
         }
@@ -1249,7 +1266,7 @@ impl Recognizer {
                 _ if in_series(w, n) => n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2,
                 UnitName::Numbered | UnitName::Prefixed => false,
                 UnitName::Digits | UnitName::Nth => n >= MIN_NUMBERED_UNIT,
-                UnitName::Word => n >= MIN_NAMED_UNIT,
+                UnitName::Word => n >= min_named,
             };
             if keep {
                 armies.push(decided_owned(
@@ -3772,13 +3789,39 @@ mod tests {
             let store = RunStore::new(&[text.as_str()]);
             let runs = store.runs();
             let got: Vec<(String, u32)> = r
-                .add_unit_armies(Vec::new(), &runs)
+                .add_unit_armies(Vec::new(), &runs, false)
                 .into_iter()
                 .map(|d| (d.name, d.count))
                 .collect();
             let want: Vec<(String, u32)> = want.iter().map(|&(n, c)| (n.to_string(), c)).collect();
             assert_eq!(got, want, "{rule}");
         }
+    }
+
+    #[test]
+    fn a_chapter_names_units_of_every_echelon_whose_commander_it_writes() {
+        let r = Recognizer::new(Lexicon::builtin());
+        // Commanders of three echelons, one or two times each: a chapter of
+        // a modern army, not a book.
+        let text = "韩团长来了。柯营长到了。石连长也到了。韩团长说话。\
+                    三营出发。一营跟上。三营到了。一营也到了。\
+                    骑兵连，上！骑兵连的马到了。";
+        let store = RunStore::new(&[text]);
+        let runs = store.runs();
+        let units = |short: bool| -> Vec<String> {
+            r.add_unit_armies(Vec::new(), &runs, short)
+                .into_iter()
+                .map(|d| d.name)
+                .collect()
+        };
+        assert_eq!(units(true), ["一营", "三营", "骑兵连"]);
+        // Read as a book, no echelon's commander is written three times.
+        assert!(units(false).is_empty());
+        // A chapter with a single commander written once names no units.
+        let store = RunStore::new(&["柯营长到了。三营出发。一营跟上。三营到了。一营也到了。"]);
+        assert!(r
+            .add_unit_armies(Vec::new(), &store.runs(), true)
+            .is_empty());
     }
 
     #[test]
