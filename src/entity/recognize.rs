@@ -260,6 +260,9 @@ struct Stat {
     strong: u32,
     /// Occurrences after a numeral of magnitude (三千|X兵).
     after_count: u32,
+    /// Occurrences before a count of troops (X骑|三千); not a feature of
+    /// the learned model.
+    before_count: u32,
     /// Occurrences whose last character starts a title (西门大|官人).
     right_title_cut: u32,
     /// Occurrences whose first character makes a dictionary word with the
@@ -296,6 +299,7 @@ impl Stat {
         self.after_demonstrative += o.after_demonstrative;
         self.strong += o.strong;
         self.after_count += o.after_count;
+        self.before_count += o.before_count;
         self.right_title_cut += o.right_title_cut;
         self.left_word_cut += o.left_word_cut;
     }
@@ -411,6 +415,9 @@ struct LeftFeat {
 /// What the text just after a position says about a name ending there.
 #[derive(Debug, Default, Clone, Copy)]
 struct RightFeat {
+    /// Before a count of troops: a numeral and a numeral of magnitude
+    /// (X骑|三千, X营|一万).
+    counted: bool,
     /// The character before the boundary starts a title (大|官人).
     title_cut: bool,
     say: u8,
@@ -461,6 +468,7 @@ fn apply_feats(st: &mut Stat, l: LeftFeat, r: RightFeat, at_start: bool, at_end:
     st.left_function += u32::from(l.function);
     st.after_demonstrative += u32::from(l.dem);
     st.after_count += u32::from(l.counted);
+    st.before_count += u32::from(r.counted);
     st.left_word_cut += u32::from(l.word);
     st.right_function += u32::from(r.function);
     st.left_bad += u32::from(l.bad);
@@ -2260,6 +2268,24 @@ mod tests {
              韩飞熊点起三千飞熊兵出城。五千飞熊兵随后赶来。只见飞熊兵杀到。",
             &[(Army, "飞熊兵"), (Person, "韩飞熊")],
             &["千飞熊兵", "熊兵"],
+        ),
+        (
+            "a unit counted in troops after its name, twice, is an army",
+            "石敢当领霜锋骑出城，霜锋骑三千随后。柯北辰又调霜锋骑一万来援。霜锋骑杀到。",
+            &[(Army, "霜锋骑")],
+            &["锋骑"],
+        ),
+        (
+            "in a chapter, a unit said twice and counted once is an army",
+            "石敢当率霜锋骑驰援。三千霜锋骑连夜出发。",
+            &[(Army, "霜锋骑")],
+            &["锋骑"],
+        ),
+        (
+            "said once, though counted, it is no army",
+            "三千霜锋骑连夜出发。",
+            &[],
+            &["霜锋骑", "锋骑"],
         ),
         (
             "a guard unit counted in heads is an army though its suffix is weak",

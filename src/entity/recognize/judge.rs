@@ -23,7 +23,8 @@ const COUNTED_MIN: u32 = 2;
 const COUNTED_SHARE: u32 = 5;
 
 fn counted_troops(st: &Stat) -> bool {
-    st.after_count >= COUNTED_MIN && st.after_count * COUNTED_SHARE >= st.count
+    let counted = st.after_count + st.before_count;
+    counted >= COUNTED_MIN && counted * COUNTED_SHARE >= st.count
 }
 
 /// How often a sobriquet + title (玄霜真人) must be said to be a name.
@@ -397,6 +398,10 @@ impl Recognizer {
                     && st.left_word_cut < st.count
                     && varied));
         let place = self.lex.places.contains(&stem) || stems.contains(stem.as_str());
+        // In a chapter, a unit said twice and counted in troops once
+        // (率玄甲骑驰援, 玄甲骑三千).
+        let counted_in_chapter =
+            m.total_chars < SHORT_TEXT && st.count >= 2 && st.after_count + st.before_count >= 1;
         let score = if faction {
             evidence.push("lex");
             0.85
@@ -424,12 +429,13 @@ impl Recognizer {
             evidence.push("sur");
             0.75
         } else if stem_len == 2
-            && (weight >= 3 || counted_troops(st))
-            && st.count >= 3
+            && (weight >= 3 || counted_troops(st) || counted_in_chapter)
+            && (st.count >= 3 || counted_in_chapter)
             && self.stem_ok(&stem, false)
             && !chars[..2].iter().any(|c| self.is_function_char(*c))
             && !self.chars.complement.contains(&chars[1])
             && (counted_troops(st)
+                || counted_in_chapter
                 || ((!(self.is_plain_word(&stem) || self.is_plain_word(w))
                     || (st.count >= 5 && st.left_word_cut * 4 < st.count))
                     && m.count(&stem) <= st.count + st.count / 2))

@@ -364,6 +364,11 @@ impl Recognizer {
             }
         }
         f.function = self.is_function_char(run.ch(j));
+        // 玄甲骑|三千, 禁军|一万: a count of troops after the unit.
+        f.counted = j + 1 < n
+            && self.numerals.contains(&run.ch(j))
+            && !self.chars.magnitude.contains(&run.ch(j))
+            && self.chars.magnitude.contains(&run.ch(j + 1));
         // 永乐城下, 燕山中: a locative after a name makes words (城下) freely.
         let locative = self.chars.locative.contains(&run.ch(j));
         f.bad = j > 0 && !cue && !locative && self.crosses(run, j - 1, crossing);
