@@ -88,6 +88,9 @@ const HANDLED_MIN: u32 = 2;
 /// Mentions of a sobriquet + religious title that make it a person in a
 /// chapter-sized text (`add_chapter_adepts`).
 const CHAPTER_ADEPT_MIN: u32 = 2;
+/// Times an adept's sobriquet + title is said in a chapter for a
+/// sobriquet character jieba tags a verb to be let in.
+const CHAPTER_ADEPT_SURE: u32 = 4;
 
 /// Mentions read as many people (众X, 各X, 那些X, X们) that make a person
 /// candidate a kind of people (`group_noun`).
@@ -1986,7 +1989,10 @@ impl Recognizer {
                     && !known
                         .iter()
                         .any(|k| k.contains(w.as_str()) || w.contains(k))
-                    && self.adept_sobriquet(&w.chars().take(2).collect::<String>())
+                    && self.adept_sobriquet(
+                        &w.chars().take(2).collect::<String>(),
+                        *count >= CHAPTER_ADEPT_SURE,
+                    )
             })
             .map(|(w, (count, _))| decided_owned(w, EntityType::Person, 0.5, &["ttl"], count))
             .collect();
@@ -1997,15 +2003,18 @@ impl Recognizer {
     /// religious title in a chapter (`add_chapter_adepts`): a book's
     /// sobriquet (`sobriquet_stem`) with no function character, no
     /// one-character verb and no polite word, and no ordinary word of the
-    /// dictionary unless a place's or a person's.
-    pub(super) fn adept_sobriquet(&self, stem: &str) -> bool {
+    /// dictionary unless a place's or a person's. With `said_often` (the
+    /// name said `CHAPTER_ADEPT_SURE` times), a character jieba tags a
+    /// verb is let in: sobriquets take them (玄松, 慧衍), and a verb phrase
+    /// said so often after different characters is rare.
+    pub(super) fn adept_sobriquet(&self, stem: &str, said_often: bool) -> bool {
         self.sobriquet_stem(stem)
             && stem.chars().all(|c| {
                 corpus::is_han(c)
                     && !self.is_function_char(c)
                     && !self.verbish.contains(&c)
                     && !self.chars.self_other.contains(&c)
-                    && self.vocab.tag(c.encode_utf8(&mut [0u8; 4])) != "v"
+                    && (said_often || self.vocab.tag(c.encode_utf8(&mut [0u8; 4])) != "v")
             })
             && (!self.vocab.has_word(stem)
                 || matches!(
@@ -3409,8 +3418,24 @@ mod tests {
             ("一个", false),
             ("住持", false),
         ] {
-            assert_eq!(r.adept_sobriquet(stem), want, "{stem}");
+            assert_eq!(r.adept_sobriquet(stem, false), want, "{stem}");
         }
+        // 渡 is a verb to jieba: 霜渡道长 twice is not enough, four times is.
+        assert!(!r.adept_sobriquet("霜渡", false) && r.adept_sobriquet("霜渡", true));
+        let adepts = |text: &str| -> Vec<String> {
+            let store = RunStore::new(&[text]);
+            let runs = store.runs();
+            let m = r.measure(&runs, false, &mut Phases::default());
+            r.add_chapter_adepts(Vec::new(), &runs, &m)
+                .into_iter()
+                .map(|d| d.name)
+                .collect()
+        };
+        assert!(adepts("却说霜渡道长来了。一日霜渡道长下山。").is_empty());
+        assert_eq!(
+            adepts("却说霜渡道长来了。一日霜渡道长下山。见了霜渡道长。石敢当拜霜渡道长。"),
+            ["霜渡道长"]
+        );
     }
 
     #[test]
