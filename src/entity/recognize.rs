@@ -1404,6 +1404,7 @@ impl Recognizer {
         let all = self.drop_split_places(all, runs);
         let all = self.drop_house_parts(all);
         let all = self.places_by_context(all, m);
+        let all = self.states_as_factions(all, runs);
         let all = self.merge_faction_forms(all);
         let all = self.bind_consort_forms(all, runs);
         // Surname + title forms the candidates hold but no rule or model

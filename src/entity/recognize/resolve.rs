@@ -2151,23 +2151,7 @@ impl Recognizer {
             .filter(|w| w.chars().count() >= 2 && !homographs.contains(*w))
             .cloned()
             .collect();
-        let ac = crate::entity::name_matcher(
-            &homographs,
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
-        let mut read = vec![false; homographs.len()];
-        for hit in runs.find_all(&ac) {
-            let h = hit.pattern as usize;
-            if read[h] {
-                continue;
-            }
-            let run = runs.at(hit.run as usize);
-            let i = run
-                .off
-                .binary_search(&hit.start)
-                .expect("a hit starts at a character");
-            let j = i + homographs[h].chars().count();
+        let read = any_mention_reads(&homographs, runs, |run, i, j, hit| {
             let sentence = || {
                 let r = hit.run as usize;
                 let mut a = r;
@@ -2186,10 +2170,9 @@ impl Recognizer {
                 }
                 (a..=b).map(|k| runs.at(k).text).collect::<Vec<_>>()
             };
-            read[h] = self
-                .polity_read(&run, i, j, &others, sentence)
-                .reads_as_polity();
-        }
+            self.polity_read(run, i, j, &others, sentence)
+                .reads_as_polity()
+        });
         decided
             .into_iter()
             .filter(|d| {
@@ -2199,6 +2182,46 @@ impl Recognizer {
                     .is_none_or(|h| read[h])
             })
             .collect()
+    }
+
+    /// A place named X国 is a state, a faction, where one mention reads as
+    /// a polity: a polity word or title after it (`polity_read`: X国王,
+    /// X国元帅), a strong polity verb or a movement cue before it (伐X国,
+    /// 往X国; not the weak 亡 of 亡身丧国). The
+    /// place suffix 国 made it a place (黑水国, 森罗国); and a state named
+    /// with 大 (大X国) is one name of the faction X. Said with none of
+    /// those, it stays (身丧国亡, 消耗国帑 are no states either way).
+    pub(super) fn states_as_factions(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+    ) -> Vec<Decided> {
+        let states: Vec<String> = decided
+            .iter()
+            .filter(|d| {
+                d.kind == EntityType::Place && d.name.ends_with('国') && d.name.chars().count() >= 2
+            })
+            .map(|d| d.name.clone())
+            .collect();
+        if states.is_empty() {
+            return decided;
+        }
+        let read = any_mention_reads(&states, runs, |run, i, j, _| {
+            // The weak polity verbs (亡, 破: 亡身丧国) decide nothing.
+            let strong_before = i > 0
+                && (self.chars.polity_before.contains(&run.ch(i - 1))
+                    || (1..=2.min(i)).any(|k| self.cue(run.sub(i - k, i), CueClass::Movement) > 0));
+            self.polity_read(run, i, j, &[], Vec::new).after || strong_before
+        });
+        for d in &mut decided {
+            if let Some(h) = states.iter().position(|w| *w == d.name) {
+                if read[h] && d.kind == EntityType::Place {
+                    d.kind = EntityType::Faction;
+                    d.evidence.insert("state");
+                }
+            }
+        }
+        decided
     }
 
     /// Whether a place is one character and a part or kind of house
@@ -2611,6 +2634,33 @@ const SPLIT_WINDOW: usize = 4;
 /// A jieba frequency below which a dictionary word that swallows a listed
 /// place is not trusted (`drop_split_places`).
 const RARE_WORD: usize = 10;
+
+/// For each of `names`, whether `reads` holds at one of its mentions
+/// (leftmost-longest, in book order; the rest of a name's mentions are not
+/// asked once one reads): `reads` gets the run, the mention's character
+/// range in it and the hit.
+fn any_mention_reads<'t>(
+    names: &[String],
+    runs: &Runs<'t>,
+    reads: impl Fn(&Run<'t>, usize, usize, &corpus::RunHit) -> bool,
+) -> Vec<bool> {
+    let ac = crate::entity::name_matcher(names, aho_corasick::MatchKind::LeftmostLongest, false);
+    let mut read = vec![false; names.len()];
+    for hit in runs.find_all(&ac) {
+        let h = hit.pattern as usize;
+        if read[h] {
+            continue;
+        }
+        let run = runs.at(hit.run as usize);
+        let i = run
+            .off
+            .binary_search(&hit.start)
+            .expect("a hit starts at a character");
+        let j = i + names[h].chars().count();
+        read[h] = reads(&run, i, j, &hit);
+    }
+    read
+}
 
 pub(super) fn count_in_where<S: AsRef<str> + Sync>(
     names: &[S],
@@ -3395,6 +3445,23 @@ mod tests {
         assert!(sects("三个同门弟子来了，三个同门弟子走了。").is_empty());
         assert!(sects("我们本派弟子，我们本派弟子。").is_empty());
         assert!(sects("他出身名门弟子，出身名门弟子。").is_empty());
+    }
+
+    #[test]
+    fn a_place_named_x_guo_that_reads_as_a_polity_is_a_faction() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let kind = |text: &str, name: &str| {
+            let store = RunStore::new(&[text]);
+            let place = decided_owned(name.to_string(), EntityType::Place, 0.9, &["sfx"], 2);
+            r.states_as_factions(vec![place], &store.runs())[0].kind
+        };
+        // A title or a polity word after it, a journey or a war before it.
+        assert_eq!(kind("柯罗国王差太子来。", "柯罗国"), EntityType::Faction);
+        assert_eq!(kind("再遣一使往柯罗国。", "柯罗国"), EntityType::Faction);
+        assert_eq!(kind("韩千山起兵伐柯罗国。", "柯罗国"), EntityType::Faction);
+        // Said with none of those, or after the weak 亡: it stays.
+        assert_eq!(kind("柯罗国山水甚好。", "柯罗国"), EntityType::Place);
+        assert_eq!(kind("安有不亡身丧国者也。", "身丧国"), EntityType::Place);
     }
 
     #[test]
