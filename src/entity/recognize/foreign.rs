@@ -41,8 +41,9 @@ impl Recognizer {
     /// character may end a place (X村, X野). They hold no function
     /// character, numeral, pronoun or demonstrative, are no common word
     /// (日本|少佐), title, generic word or army word, and end no longer
-    /// decided person (山本一郎|少佐). A decided entity of another type
-    /// under that name becomes the person.
+    /// decided person (山本一郎|少佐), nor a family name of the surname
+    /// list (山本少佐 is bound to its person as a title form). A decided
+    /// entity of another type under that name becomes the person.
     pub(super) fn add_ranked_foreigners(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let ranks = &self.lex.foreign_ranks;
         if ranks.is_empty() {
@@ -80,6 +81,9 @@ impl Recognizer {
                 || self.army_suffix(&name).is_some()
                 || self.is_frequent_word(&name, 100)
                 || persons.iter().any(|p| longer(p))
+                // 山本少佐: a listed family name's forms are bound to
+                // its person by the title-form passes.
+                || self.lex.surnames.contains_key(&name)
             {
                 continue;
             }
@@ -381,6 +385,7 @@ mod tests {
             "那个少佐来了。",     // a demonstrative
             "日军少佐来了。",     // an army word
             "山田一雄少佐来了。", // the tail of a decided person
+            "山本少佐来了。",     // a listed family name
         ] {
             let got = ranked(text, vec![person.clone()]);
             assert_eq!(got.len(), 1, "{text}: {got:?}");
