@@ -23,8 +23,13 @@ const COUNTED_MIN: u32 = 2;
 const COUNTED_SHARE: u32 = 5;
 
 fn counted_troops(st: &Stat) -> bool {
-    let counted = st.after_count + st.before_count;
+    let counted = counted_mentions(st);
     counted >= COUNTED_MIN && counted * COUNTED_SHARE >= st.count
+}
+
+/// Mentions with a count of troops before or after (三千|X兵, X骑|三千).
+fn counted_mentions(st: &Stat) -> u32 {
+    st.after_count + st.before_count
 }
 
 /// How often a sobriquet + title (玄霜真人) must be said to be a name.
@@ -401,7 +406,7 @@ impl Recognizer {
         // In a chapter, a unit said twice and counted in troops once
         // (率玄甲骑驰援, 玄甲骑三千).
         let counted_in_chapter =
-            m.total_chars < SHORT_TEXT && st.count >= 2 && st.after_count + st.before_count >= 1;
+            m.total_chars < SHORT_TEXT && st.count >= 2 && counted_mentions(st) >= 1;
         let score = if faction {
             evidence.push("lex");
             0.85
