@@ -1729,6 +1729,9 @@ pub(super) struct PolityContext {
     /// A polity verb, pronoun or movement word before it (投大明, 我大明,
     /// 往许国).
     pub before: bool,
+    /// Of those, a strong polity verb or a movement word (伐X国, 往X国;
+    /// not the weak 亡 of 亡身丧国, nor a pronoun).
+    pub before_strong: bool,
     /// Another of the book's factions in the same sentence.
     pub beside_faction: bool,
 }
@@ -2207,11 +2210,8 @@ impl Recognizer {
             return decided;
         }
         let read = any_mention_reads(&states, runs, |run, i, j, _| {
-            // The weak polity verbs (亡, 破: 亡身丧国) decide nothing.
-            let strong_before = i > 0
-                && (self.chars.polity_before.contains(&run.ch(i - 1))
-                    || (1..=2.min(i)).any(|k| self.cue(run.sub(i - k, i), CueClass::Movement) > 0));
-            self.polity_read(run, i, j, &[], Vec::new).after || strong_before
+            let read = self.polity_read(run, i, j, &[], Vec::new);
+            read.after || read.before_strong
         });
         for d in &mut decided {
             if let Some(h) = states.iter().position(|w| *w == d.name) {
@@ -2370,13 +2370,14 @@ impl Recognizer {
                 || matches!(next, '年' | '末' | '初')
                 || (j + 2..=(j + 3).min(n)).any(|k| self.titles.contains_key(run.sub(j, k)))
         };
-        let before = i > 0 && {
-            let prev = run.ch(i - 1);
-            self.chars.polity_before.contains(&prev)
-                || self.chars.polity_before_weak.contains(&prev)
-                || self.chars.pronoun.contains(&prev)
-                || (1..=2.min(i)).any(|k| self.cue(run.sub(i - k, i), CueClass::Movement) > 0)
-        };
+        let before_strong = i > 0
+            && (self.chars.polity_before.contains(&run.ch(i - 1))
+                || (1..=2.min(i)).any(|k| self.cue(run.sub(i - k, i), CueClass::Movement) > 0));
+        let before = before_strong
+            || i > 0 && {
+                let prev = run.ch(i - 1);
+                self.chars.polity_before_weak.contains(&prev) || self.chars.pronoun.contains(&prev)
+            };
         let beside_faction = !(after || before)
             && sentence()
                 .iter()
@@ -2384,6 +2385,7 @@ impl Recognizer {
         PolityContext {
             after,
             before,
+            before_strong,
             beside_faction,
         }
     }
