@@ -186,6 +186,9 @@ pub struct CharClasses {
     /// Resultative complements of a verb (开 起 住 齐 成 完): a
     /// two-character army stem ending with one is a verb phrase (布开人马).
     pub complement: CharSet,
+    /// Aspect particles (了 着 过): the character before one is a verb
+    /// (韩爵|立了), not the end of a name.
+    pub aspect: CharSet,
 }
 
 impl CharClasses {
@@ -255,6 +258,7 @@ impl CharClasses {
             house_part: take("house_part")?,
             name_function: take("name_function")?,
             complement: take("complement")?,
+            aspect: take("aspect")?,
         })
     }
 }

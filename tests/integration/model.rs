@@ -153,3 +153,27 @@ fn a_bad_tagger_file_is_a_one_line_error_naming_it() {
     let bad = d.write("bad-tagger.tsv", "feature\ta\tb\tO\n0\t韩\tU+0000\t1\n");
     zhnovel(&["entities", BOOK, "--tagger", p(&bad)]).fails(1, "bad-tagger.tsv");
 }
+
+/// A family name + a given name shaped like a place (X孤城: 城 ends towns)
+/// that the chapter has act: the model, asked again without the place
+/// shape once the place reading is the weaker one, reads a person. The
+/// chapter is a probe chapter with its swordsman renamed to an invented
+/// name, so no expectation names anyone of a key.
+#[test]
+fn a_person_whose_given_name_ends_like_a_town_is_a_person() {
+    let d = Dir::new();
+    let probe = std::fs::read_to_string(repo().join("tests/data/probes/wuxia/ch2.txt")).unwrap();
+    let hero = "萧孤城";
+    assert!(
+        probe.matches(hero).count() >= 10,
+        "the probe has its swordsman"
+    );
+    let book = d.write("ch2.txt", probe.replace(hero, "韩孤城"));
+    let out = zhnovel(&["entities", p(&book), "-q"]).success().stdout();
+    let found = rows(&out);
+    let row = found.iter().find(|r| r.0 == "韩孤城");
+    assert!(
+        row.is_some_and(|r| r.1 == "person" && r.2.contains("model")),
+        "{row:?}"
+    );
+}

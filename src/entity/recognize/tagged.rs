@@ -37,6 +37,10 @@ pub(super) fn proposable(reads: u32, next_chars: usize) -> bool {
     reads >= PROPOSED_MIN && (reads < 3 || next_chars > 1)
 }
 
+/// Given-name occurrences per use as a word in jieba's corpus from which
+/// a character may end a clipped name (`given_name_char`).
+pub(super) const CLIPPED_GIVEN_SHARE: f64 = 0.006;
+
 /// Share of a candidate's occurrences the tagger must mark as the name.
 pub(super) const TAGGED_SHARE: f64 = 0.5;
 
@@ -135,7 +139,7 @@ impl Recognizer {
             .filter(|(w, r)| known.contains(**w) && recut_by(**r))
             .map(|(w, _)| w.to_string())
             .collect();
-        let mut added: Vec<Decided> = words
+        let added: Vec<Decided> = words
             .iter()
             .zip(reads)
             .filter(|(w, _)| !known.contains(**w))
@@ -176,10 +180,107 @@ impl Recognizer {
                 })
             })
             .collect();
+        let mut added = self.extend_clipped_names(added, runs, &known);
         first.retain(|d| !recut_by_tagger.contains(&d.name));
         first.append(&mut added);
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         first
+    }
+
+    /// A surname + one character the tagger alone read as a person, whose
+    /// every mention is followed by the same character that may end a
+    /// name (`taken_next_char`: 韩德|胜处, 柯北|溟): the tagger stopped one
+    /// character short of a three-character name, which takes its place
+    /// (evidence `clip`), unless the three characters are a word or a
+    /// place (X|镇). A cue, a function character or a numeral after the
+    /// name ends it where the tagger did (韩泽|奏道, 柯拯|等).
+    fn extend_clipped_names(
+        &self,
+        added: Vec<Decided>,
+        runs: &Runs,
+        known: &HashSet<&str>,
+    ) -> Vec<Decided> {
+        let clipped: Vec<&str> = added
+            .iter()
+            .filter(|d| {
+                let chars: Vec<char> = d.name.chars().collect();
+                d.kind == EntityType::Person
+                    && d.evidence.len() == 1
+                    && chars.len() == 2
+                    && self.surname(&chars, &d.name).is_some_and(|(l, _)| l == 1)
+            })
+            .map(|d| d.name.as_str())
+            .collect();
+        if clipped.is_empty() {
+            return added;
+        }
+        let ac = aho_corasick::AhoCorasick::new(&clipped).expect("names build an automaton");
+        // Per clipped name: what each mention says of the character after
+        // it (`taken_next_char`).
+        let mut next: Vec<BTreeSet<Option<char>>> = vec![BTreeSet::new(); clipped.len()];
+        for hit in runs.find_all(&ac) {
+            let run = runs.at(hit.run as usize);
+            next[hit.pattern as usize].insert(self.taken_next_char(run.text, hit.end as usize));
+        }
+        let longer: std::collections::HashMap<String, String> = clipped
+            .iter()
+            .zip(&next)
+            .filter_map(|(&w, after)| {
+                let [Some(c)] = after.iter().copied().collect::<Vec<_>>()[..] else {
+                    return None;
+                };
+                let long = format!("{w}{c}");
+                (!self.vocab.has_word(&long)
+                    && self.place_suffix(&long).is_none_or(|(l, _, _)| l > 1))
+                .then_some((w.to_string(), long))
+            })
+            .collect();
+        added
+            .into_iter()
+            .filter_map(|mut d| match longer.get(d.name.as_str()) {
+                None => Some(d),
+                Some(long) if known.contains(long.as_str()) => None,
+                Some(long) => {
+                    d.name = long.clone();
+                    d.evidence.insert("clip");
+                    Some(d)
+                }
+            })
+            .collect()
+    }
+
+    /// The character after a clipped name that ends at byte `end` of
+    /// `text`, when it may be the name's last: a character given names
+    /// hold (`given_name_char`), no function character, numeral or cue,
+    /// that starts no common word with the character after it (柯珂|镇守),
+    /// is no verb before an aspect particle (韩爵|立了), and neither it
+    /// nor the name's last character begins a title (韩总|兵: 总兵).
+    fn taken_next_char(&self, text: &str, end: usize) -> Option<char> {
+        let rest = &text[end..];
+        let mut chars = rest.chars();
+        let c = chars.next()?;
+        let d = chars.next();
+        let after_c = end + c.len_utf8();
+        let plain = self.is_function_char(c)
+            || self.numerals.contains(&c)
+            || self.cues.contains_key(c.encode_utf8(&mut [0; 4]) as &str)
+            || !self.given_name_char(c)
+            || d.is_some_and(|d| {
+                self.chars.aspect.contains(&d)
+                    || self.is_frequent_word(&format!("{c}{d}"), COMMON_WORD_FREQ)
+            })
+            || self.ends_inside_title(&text[..after_c], &text[after_c..])
+            || self.ends_inside_title(&text[..end], rest);
+        (!plain).then_some(c)
+    }
+
+    /// Whether given names (`dict/given_name_chars.tsv`) hold a character
+    /// at least `CLIPPED_GIVEN_SHARE` times as often as jieba's corpus uses
+    /// it as a word of its own (胜, 魁, 栓 yes; 年, 好, 那 no).
+    fn given_name_char(&self, c: char) -> bool {
+        let in_names = self.lex.given_name_chars.get(&c).copied().unwrap_or(0) as f64;
+        let as_word = self.word_info(&c.to_string()).map_or(0, |i| i.freq) as f64;
+        in_names >= CLIPPED_GIVEN_SHARE * as_word.max(1.0)
     }
 
     /// Strings of two to four characters the tagger reads as a name, of
@@ -414,6 +515,46 @@ mod tests {
         ];
         for (head, tail, want) in table {
             assert_eq!(r.ends_inside_title(head, tail), want, "{head}|{tail}");
+        }
+    }
+
+    #[test]
+    fn a_clipped_name_takes_the_next_character_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        // (text, byte end of the clipped name, the character it takes)
+        let table: [(&str, &str, Option<char>); 9] = [
+            ("守备韩德胜处", "守备韩德", Some('胜')),
+            ("先父柯北溟死在", "先父柯北", Some('溟')),
+            ("韩占魁。", "韩占", Some('魁')),
+            // a cue, a function character: the name ends there
+            ("韩泽奏道", "韩泽", None),
+            ("柯拯等上疏", "柯拯", None),
+            // a verb before an aspect particle
+            ("韩爵立了盟书", "韩爵", None),
+            // a common word across the boundary
+            ("柯珂镇守城池", "柯珂", None),
+            // the start of a title (总兵)
+            ("韩总兵到了", "韩总", None),
+            // a character given names seldom hold
+            ("韩青好了", "韩青", None),
+        ];
+        for (text, head, want) in table {
+            assert_eq!(r.taken_next_char(text, head.len()), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn given_name_characters_by_table() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        for (c, want) in [
+            ('胜', true),
+            ('魁', true),
+            ('栓', true),
+            ('年', false),
+            ('好', false),
+            ('那', false),
+        ] {
+            assert_eq!(r.given_name_char(c), want, "{c}");
         }
     }
 
