@@ -79,6 +79,16 @@ impl FromIterator<char> for CharSet {
     }
 }
 
+/// Whether a character is a Han ideograph (CJK unified, extensions, compatibility).
+pub fn is_han(c: char) -> bool {
+    matches!(c,
+        '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{20000}'..='\u{2FA1F}'
+        | '〇')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

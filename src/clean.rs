@@ -2,7 +2,10 @@
 //! or an entity: empty brackets (`[]`, `【】`), runs of `*` used as masks
 //! (`**包`), U+FFFD left by lossy decoding, and whole lines that are site
 //! adverts or URLs. Full-width ASCII letters and digits fold to half-width so
-//! they count as one word. It never converts script.
+//! they count as one word. Straight double quotes (`"`, `＂`) in a line of
+//! Chinese become curly ones, opening and closing in turn, as the
+//! dialogue and name passes read them (many web texts type `"`). It never
+//! converts script.
 
 /// Text after cleaning and how many characters were removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,11 +79,18 @@ fn is_ad_line(line: &str) -> bool {
 /// Appends the cleaned line to `out`; returns how many characters it dropped.
 fn clean_line(line: &str, out: &mut String) -> usize {
     let chars: Vec<char> = line.chars().collect();
+    let curl = chars.iter().any(|&c| crate::charset::is_han(c));
+    let mut open = false;
     let mut removed = 0;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         match c {
+            '"' | '＂' if curl => {
+                out.push(if open { '”' } else { '“' });
+                open = !open;
+                i += 1;
+            }
             '*' | '＊' | '\u{FFFD}' => {
                 removed += 1;
                 i += 1;
@@ -134,6 +144,16 @@ mod tests {
         let c = clean("正文。\n天才一秒记住本站地址 www.example.com\n【注】说明");
         assert_eq!(c.text, "正文。\n【注】说明");
         assert!(c.junk_removed > 10);
+    }
+
+    #[test]
+    fn straight_quotes_in_chinese_lines_curl_in_turn() {
+        let c = clean("韩千山道：\"走吧。\"柯北辰说：＂好。＂\n\"一\n He said \"hi\".");
+        assert_eq!(
+            c.text,
+            "韩千山道：“走吧。”柯北辰说：“好。”\n“一\n He said \"hi\"."
+        );
+        assert_eq!(c.junk_removed, 0);
     }
 
     #[test]

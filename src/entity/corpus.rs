@@ -53,15 +53,7 @@ impl CharLengths {
     }
 }
 
-/// Whether a character is a Han ideograph (CJK unified, extensions, compatibility).
-pub fn is_han(c: char) -> bool {
-    matches!(c,
-        '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{F900}'..='\u{FAFF}'
-        | '\u{20000}'..='\u{2FA1F}'
-        | '〇')
-}
+pub use crate::charset::is_han;
 
 /// A string of up to `KEY_CHARS` characters packed into an integer, 21 bits
 /// per character: the scans look strings up by key, which hashes and

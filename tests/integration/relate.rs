@@ -122,3 +122,31 @@ fn quote_offsets_slice_the_quote_out_of_the_cleaned_text() {
     }
     assert!(traditional > 0, "some quotations are in Traditional");
 }
+
+/// A chapter typed with straight double quotes (`"`, as many web texts
+/// are) gives the same quotations and speakers as the same chapter with
+/// curly ones.
+#[test]
+fn straight_quotes_give_the_quotations_of_curly_ones() {
+    let d = Dir::new();
+    let curly = seed("003_52543226f0914772.txt");
+    assert!(curly.matches('“').count() >= 5, "the seed has quotations");
+    let straight = curly.replace(['“', '”'], "\"");
+    let a = d.write("a/ch.txt", &curly);
+    let b = d.write("b/ch.txt", &straight);
+    for (book, out) in [(&a, "oa"), (&b, "ob")] {
+        zhnovel(&["analyze", p(book), "-o", p(&d.path(out)), "-q"]).success();
+    }
+    let speakers = |out: &str| -> Vec<(String, String)> {
+        records(&d.path(out).join("quotes.csv"))
+            .iter()
+            .map(|r| (r[3].to_string(), r[4].to_string()))
+            .collect()
+    };
+    let want = speakers("oa");
+    assert!(
+        want.iter().filter(|q| !q.1.is_empty()).count() >= 3,
+        "{want:?}"
+    );
+    assert_eq!(speakers("ob"), want);
+}
