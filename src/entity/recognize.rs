@@ -1257,10 +1257,18 @@ impl Recognizer {
                         let p = self
                             .person_behind_place_shape(w, st, &x, p, model)
                             .unwrap_or(p);
-                        (
-                            self.model_verdict(w, st, p, rule[i].as_ref(), short),
-                            p[model::NONE] >= SHORT_TEXT_VETO,
-                        )
+                        let verdict = self.model_verdict(w, st, p, rule[i].as_ref(), short);
+                        let verdict = match verdict {
+                            None if self.frequent_clause_opener(w, st, p, m) => Some(decided(
+                                w,
+                                EntityType::Person,
+                                f64::from(p[model::PERSON]),
+                                &["sur", "stat", "opener"],
+                                st,
+                            )),
+                            v => v,
+                        };
+                        (verdict, p[model::NONE] >= SHORT_TEXT_VETO)
                     }
                     _ => (rule[i].clone(), false),
                 }
@@ -1495,6 +1503,19 @@ impl Recognizer {
         }
         let q = model.predict(&y);
         (q[model::PERSON] >= MODEL_THRESHOLD && q[model::PERSON] > q[model::NONE]).then_some(q)
+    }
+
+    /// A surname + a name that opens clauses often (`opens_clauses_often`)
+    /// and that jieba does not know: in a chapter, the cast's own name
+    /// (燕不归, 花知秋), whatever the model, trained on whole classical
+    /// books, makes of its shape. Title forms are the forms' business
+    /// (`forms`).
+    fn frequent_clause_opener(&self, w: &str, st: &Stat, p: [f32; 3], m: &Measured) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        opens_clauses_often(st, m.total_chars, p)
+            && self.surname(&chars, w).is_some()
+            && !self.vocab.has_word(w)
+            && !self.title_form(w)
     }
 
     /// Whether the learned model judges this candidate: seen often enough,
@@ -1760,6 +1781,30 @@ const MODEL_MIN_CHARS: u64 = 2_000;
 /// unless the model's `none` reaches `SHORT_TEXT_VETO`.
 const SHORT_TEXT: u64 = 20_000;
 const SHORT_TEXT_VETO: f32 = 0.9;
+
+/// Whether a candidate the model calls no name is said so often and so
+/// like a name that the text's own statistics outweigh the model: at
+/// least `OPENER_MIN` times and once per `OPENER_PER_CHARS` characters,
+/// opening a clause (after punctuation) at half of its mentions, with a
+/// different character after it at a third, and read as a person at
+/// least `OPENER_PERSON_MIN` and more than as a place.
+fn opens_clauses_often(st: &Stat, total_chars: u64, p: [f32; 3]) -> bool {
+    st.count >= OPENER_MIN
+        && u64::from(st.count) * OPENER_PER_CHARS >= total_chars
+        && st.left_punct * 2 >= st.count
+        && st.right_distinct * 3 >= st.count
+        && p[model::PERSON] >= OPENER_PERSON_MIN
+        && p[model::PERSON] > p[model::PLACE]
+}
+
+/// Mentions a frequent clause opener needs (`opens_clauses_often`).
+const OPENER_MIN: u32 = 5;
+
+/// Characters of text per mention at most, for a frequent clause opener.
+const OPENER_PER_CHARS: u64 = 1_000;
+
+/// The model's person probability a frequent clause opener needs.
+const OPENER_PERSON_MIN: f32 = 0.2;
 /// The rules' score at which a birth-order name (阮小二) stands against
 /// the model.
 const BIRTH_ORDER_RULE: f64 = 0.9;
@@ -2425,6 +2470,37 @@ mod tests {
             &["祚帝"],
         ),
     ];
+
+    #[test]
+    fn frequent_clause_openers_by_table() {
+        let st = |count, left_punct, right_distinct| Stat {
+            count,
+            left_punct,
+            right_distinct,
+            ..Stat::default()
+        };
+        // (stat, characters of text, [none, person, place], opener)
+        let table = [
+            (st(25, 16, 12), 3_000, [0.66, 0.33, 0.01], true),
+            (st(5, 3, 2), 5_000, [0.6, 0.3, 0.1], true),
+            // too rare for the text, or said too few times
+            (st(5, 3, 2), 6_000, [0.6, 0.3, 0.1], false),
+            (st(4, 4, 4), 1_000, [0.6, 0.3, 0.1], false),
+            // not opening clauses, or always before the same character
+            (st(10, 4, 9), 3_000, [0.6, 0.3, 0.1], false),
+            (st(10, 9, 3), 3_000, [0.6, 0.3, 0.1], false),
+            // the model reads a place, or hardly a person
+            (st(10, 9, 9), 3_000, [0.5, 0.2, 0.3], false),
+            (st(10, 9, 9), 3_000, [0.85, 0.1, 0.05], false),
+        ];
+        for (stat, chars, p, want) in table {
+            assert_eq!(
+                opens_clauses_often(&stat, chars, p),
+                want,
+                "{stat:?} {chars} {p:?}"
+            );
+        }
+    }
 
     #[test]
     fn the_shipped_model_matches_the_features() {

@@ -177,3 +177,24 @@ fn a_person_whose_given_name_ends_like_a_town_is_a_person() {
         "{row:?}"
     );
 }
+
+/// A chapter's protagonist whose name is no shape the model knows (a
+/// surname that is also a common word + 不 + a verb, in a Gu Long manner)
+/// and that it calls no name, said on every other line and opening
+/// clauses, is a person (`opener`). The probe chapter's hero is renamed
+/// to an invented name.
+#[test]
+fn a_protagonist_said_on_every_other_line_is_a_person() {
+    let d = Dir::new();
+    let probe = std::fs::read_to_string(repo().join("tests/data/probes/gulong/ch1.txt")).unwrap();
+    let hero = "宁不归";
+    assert!(probe.matches(hero).count() >= 20, "the probe has its hero");
+    let book = d.write("ch1.txt", probe.replace(hero, "燕不归"));
+    let out = zhnovel(&["entities", p(&book), "-q"]).success().stdout();
+    let found = rows(&out);
+    let row = found.iter().find(|r| r.0 == "燕不归");
+    assert!(
+        row.is_some_and(|r| r.1 == "person" && r.2.contains("opener")),
+        "{row:?}"
+    );
+}

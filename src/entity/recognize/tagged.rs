@@ -348,7 +348,7 @@ impl Recognizer {
 
     /// A surname + title or form of address (柯员外): the title forms'
     /// business (`forms`), never a name of its own.
-    fn title_form(&self, w: &str) -> bool {
+    pub(super) fn title_form(&self, w: &str) -> bool {
         let chars: Vec<char> = w.chars().collect();
         self.surname(&chars, w)
             .is_some_and(|(sl, _)| sl < chars.len() && self.title_after_surname(&chars[sl..]))
