@@ -1259,6 +1259,13 @@ impl Recognizer {
                             .unwrap_or(p);
                         let verdict = self.model_verdict(w, st, p, rule[i].as_ref(), short);
                         let verdict = match verdict {
+                            None if self.frequent_moved_place(w, st, p, m) => Some(decided(
+                                w,
+                                EntityType::Place,
+                                f64::from(p[model::PLACE]),
+                                &["sfx", "mov", "stat"],
+                                st,
+                            )),
                             None if self.frequent_clause_opener(w, st, p, m) => Some(decided(
                                 w,
                                 EntityType::Person,
@@ -1516,6 +1523,17 @@ impl Recognizer {
             && self.surname(&chars, w).is_some()
             && !self.vocab.has_word(w)
             && !self.title_form(w)
+    }
+
+    /// A name with a place suffix, no generic or common word, that the
+    /// text goes to often enough (`moved_to_often`): a chapter's own place
+    /// (an office's compound, a peak, an inn: X府, X峰, X店), which the
+    /// model, reading few mentions, calls no name.
+    fn frequent_moved_place(&self, w: &str, st: &Stat, p: [f32; 3], m: &Measured) -> bool {
+        moved_to_often(st, m.total_chars, p)
+            && self.place_suffix(w).is_some()
+            && !self.is_generic(w)
+            && !self.is_frequent_word(w, tagged::COMMON_WORD_FREQ)
     }
 
     /// Whether the learned model judges this candidate: seen often enough,
@@ -1796,6 +1814,27 @@ fn opens_clauses_often(st: &Stat, total_chars: u64, p: [f32; 3]) -> bool {
         && p[model::PERSON] >= OPENER_PERSON_MIN
         && p[model::PERSON] > p[model::PLACE]
 }
+
+/// Whether a candidate the model calls no name is a place the text goes
+/// to: said at least `MOVED_PLACE_MIN` times and once per
+/// `OPENER_PER_CHARS` characters, after a movement cue once, after
+/// different characters at half of its mentions (no piece of a longer
+/// name), and read as a place at least `MOVED_PLACE_MIN_P` and more than
+/// as a person.
+fn moved_to_often(st: &Stat, total_chars: u64, p: [f32; 3]) -> bool {
+    st.count >= MOVED_PLACE_MIN
+        && u64::from(st.count) * OPENER_PER_CHARS >= total_chars
+        && st.left_distinct * 2 >= st.count
+        && st.mov >= 1
+        && p[model::PLACE] >= MOVED_PLACE_MIN_P
+        && p[model::PLACE] > p[model::PERSON]
+}
+
+/// Mentions a place the text goes to needs (`moved_to_often`).
+const MOVED_PLACE_MIN: u32 = 4;
+
+/// The model's place probability a place the text goes to needs.
+const MOVED_PLACE_MIN_P: f32 = 0.25;
 
 /// Mentions a frequent clause opener needs (`opens_clauses_often`).
 const OPENER_MIN: u32 = 5;
@@ -2496,6 +2535,35 @@ mod tests {
         for (stat, chars, p, want) in table {
             assert_eq!(
                 opens_clauses_often(&stat, chars, p),
+                want,
+                "{stat:?} {chars} {p:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn places_the_text_goes_to_by_table() {
+        let st = |count, mov, left_distinct| Stat {
+            count,
+            mov,
+            left_distinct,
+            ..Stat::default()
+        };
+        // (stat, characters of text, [none, person, place], a place)
+        let table = [
+            (st(5, 2, 3), 3_000, [0.65, 0.01, 0.34], true),
+            (st(4, 1, 2), 4_000, [0.6, 0.1, 0.3], true),
+            // too rare, never gone to, always after the same character
+            (st(4, 1, 2), 5_000, [0.6, 0.1, 0.3], false),
+            (st(5, 0, 3), 3_000, [0.65, 0.01, 0.34], false),
+            (st(6, 2, 1), 3_000, [0.65, 0.01, 0.34], false),
+            // the model hardly reads a place, or reads a person more
+            (st(5, 2, 3), 3_000, [0.85, 0.05, 0.1], false),
+            (st(5, 2, 3), 3_000, [0.4, 0.31, 0.29], false),
+        ];
+        for (stat, chars, p, want) in table {
+            assert_eq!(
+                moved_to_often(&stat, chars, p),
                 want,
                 "{stat:?} {chars} {p:?}"
             );
