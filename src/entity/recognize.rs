@@ -1384,6 +1384,7 @@ impl Recognizer {
         phases.mark(t0, "decide: armies");
         let armies = self.resolve_nested(armies, runs);
         phases.mark(t0, "decide: nested armies");
+        let first = drop_persons_taken_as_armies(first, &armies);
         // Places that live only inside army names (北平 in 北平军) go.
         let mut all: Vec<Decided> = first
             .into_iter()
@@ -1813,6 +1814,21 @@ fn opens_clauses_often(st: &Stat, total_chars: u64, p: [f32; 3]) -> bool {
         && st.right_distinct * 3 >= st.count
         && p[model::PERSON] >= OPENER_PERSON_MIN
         && p[model::PERSON] > p[model::PLACE]
+}
+
+/// A person the army rule also took, with no surname to it (独立营 read
+/// as a person by the model, its unit word a weak suffix), is the army:
+/// the person goes.
+fn drop_persons_taken_as_armies(first: Vec<Decided>, armies: &[Decided]) -> Vec<Decided> {
+    let army_names: HashSet<&str> = armies.iter().map(|d| d.name.as_str()).collect();
+    first
+        .into_iter()
+        .filter(|d| {
+            d.kind != EntityType::Person
+                || d.evidence.contains("sur")
+                || !army_names.contains(d.name.as_str())
+        })
+        .collect()
 }
 
 /// Whether a candidate the model calls no name is a place the text goes
@@ -2539,6 +2555,34 @@ mod tests {
                 "{stat:?} {chars} {p:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_person_the_army_rule_took_without_a_surname_goes() {
+        let d = |name: &str, kind, evidence: &[&'static str]| {
+            decided_owned(name.to_string(), kind, 0.6, evidence, 5)
+        };
+        let first = vec![
+            d("新编营", Person, &["act", "model"]),
+            d("韩营", Person, &["sur", "model"]),
+            d("柯北营", Place, &["sfx"]),
+            d("苏青禾", Person, &["sur", "say"]),
+        ];
+        let armies = vec![
+            d("新编营", Army, &["army", "stat"]),
+            d("韩营", Army, &["army"]),
+            d("柯北营", Army, &["army"]),
+        ];
+        let kept: Vec<(String, EntityType)> = drop_persons_taken_as_armies(first, &armies)
+            .into_iter()
+            .map(|d| (d.name, d.kind))
+            .collect();
+        let want = [("韩营", Person), ("柯北营", Place), ("苏青禾", Person)];
+        assert_eq!(
+            kept,
+            want.map(|(n, k)| (n.to_string(), k)).to_vec(),
+            "{kept:?}"
+        );
     }
 
     #[test]
