@@ -1855,7 +1855,8 @@ const MOVED_PLACE_MIN_P: f32 = 0.25;
 /// Mentions a frequent clause opener needs (`opens_clauses_often`).
 const OPENER_MIN: u32 = 5;
 
-/// Characters of text per mention at most, for a frequent clause opener.
+/// Characters of text per mention at most, for a frequent clause opener
+/// or a place the text goes to.
 const OPENER_PER_CHARS: u64 = 1_000;
 
 /// The model's person probability a frequent clause opener needs.
