@@ -1860,7 +1860,7 @@ const OPENER_MIN: u32 = 5;
 const OPENER_PER_CHARS: u64 = 1_000;
 
 /// The model's person probability a frequent clause opener needs.
-const OPENER_PERSON_MIN: f32 = 0.2;
+const OPENER_PERSON_MIN: f32 = 0.1;
 /// The rules' score at which a birth-order name (阮小二) stands against
 /// the model.
 const BIRTH_ORDER_RULE: f64 = 0.9;
@@ -2547,7 +2547,7 @@ mod tests {
             (st(10, 9, 3), 3_000, [0.6, 0.3, 0.1], false),
             // the model reads a place, or hardly a person
             (st(10, 9, 9), 3_000, [0.5, 0.2, 0.3], false),
-            (st(10, 9, 9), 3_000, [0.85, 0.1, 0.05], false),
+            (st(10, 9, 9), 3_000, [0.91, 0.06, 0.03], false),
         ];
         for (stat, chars, p, want) in table {
             assert_eq!(
