@@ -1,7 +1,7 @@
 //! A set of characters, looked up at every character of a book: a bitmap
 //! over the Basic Multilingual Plane (where Han characters live) and a small
-//! list for the rest. A leaf module: the script stage and the entity stage
-//! both use it.
+//! list for the rest, and `is_han`, whether a character is a Han ideograph.
+//! A leaf module: the cleaning, script and entity stages use it.
 
 /// A set of characters: a bitmap over the Basic Multilingual Plane (where
 /// Han characters live) and a small list for the rest. Looked up at every
