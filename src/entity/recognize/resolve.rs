@@ -1078,7 +1078,9 @@ impl Recognizer {
 
     /// Modern units. A book that writes an echelon's commander (团长, 营长,
     /// 连长: `unit_echelon` of dict/chars.tsv + 长) at least `MIN_RANK`
-    /// times names its units with the echelon (evidence `unit`):
+    /// times names its units with the echelon (evidence `unit`); a
+    /// chapter-sized text that writes `MIN_RANK` commanders of any echelons
+    /// names its units with every echelon:
     /// - a numeral before it, in a series: 一营 and 二营 (or 第三营), each
     ///   said `MIN_NUMBERED_UNIT` times; one alone may be 一团 "a mass",
     ///   一连 "in a row";
@@ -1096,13 +1098,14 @@ impl Recognizer {
         let ranks: Vec<String> = echelons.iter().map(|e| format!("{e}长")).collect();
         let rank_counts = count_in(&ranks, runs);
         // A chapter writes each commander seldom: there the commanders of
-        // all echelons together make the text a modern army's, and each
-        // echelon whose commander it writes names units.
+        // all echelons together make the text a modern army's, and every
+        // echelon names units, whether or not the chapter writes its own
+        // commander (a chapter of 团长 and 营长 sends 三连 and 骑兵连).
         let all_ranks: u32 = rank_counts.iter().sum();
         let echelons: Vec<char> = echelons
             .into_iter()
             .zip(rank_counts)
-            .filter(|&(_, n)| n >= MIN_RANK || (short && n > 0 && all_ranks >= MIN_RANK))
+            .filter(|&(_, n)| n >= MIN_RANK || (short && all_ranks >= MIN_RANK))
             .map(|(e, _)| e)
             .collect();
         let min_named = if short {
@@ -3895,9 +3898,10 @@ mod tests {
     #[test]
     fn a_chapter_names_units_of_every_echelon_whose_commander_it_writes() {
         let r = Recognizer::new(Lexicon::builtin());
-        // Commanders of three echelons, one or two times each: a chapter of
-        // a modern army, not a book.
-        let text = "韩团长来了。柯营长到了。石连长也到了。韩团长说话。\
+        // Commanders of two echelons, one or two times each: a chapter of
+        // a modern army, not a book, which names the units of every echelon
+        // (骑兵连, though it never writes a 连长).
+        let text = "韩团长来了。柯营长到了。韩团长说话。\
                     三营出发。一营跟上。三营到了。一营也到了。\
                     骑兵连，上！骑兵连的马到了。";
         let store = RunStore::new(&[text]);
