@@ -2062,6 +2062,25 @@ mod tests {
         );
     }
 
+    /// 会 ends a society's name (青澜会) though it is also a function
+    /// character ("can"); after a person said on his own far more often
+    /// (韩冲会), it is the verb.
+    #[test]
+    fn a_society_named_with_hui_is_a_faction_and_a_person_who_can_is_not() {
+        let text = "青澜会的人来了。码头归青澜会管。青澜会的汉子推着车。\
+                    韩冲会骑马。韩冲笑道：“好。”韩冲会射箭。韩冲走了。\
+                    韩冲会喝酒。韩冲说道：“去罢。”韩冲大怒。韩冲坐下。";
+        let catalog = recognizer().discover(&[text]);
+        let faction = |w: &str| {
+            catalog
+                .entities()
+                .iter()
+                .any(|e| e.kind == Faction && e.name == w)
+        };
+        assert!(faction("青澜会"), "{:?}", catalog.entities());
+        assert!(!faction("韩冲会"), "{:?}", catalog.entities());
+    }
+
     /// 上|泰山, 回|黑石山: a locative (before a listed place) or a movement
     /// verb (before a place with a suffix) glued onto a place the book
     /// names alone at least twice as often is no place of its own; the

@@ -281,9 +281,14 @@ impl Recognizer {
         // The stem's last character and the suffix (a suffix word of two
         // is itself an ordinary word: 集团).
         let tail: String = chars[stem_len - 1..].iter().collect();
+        // A suffix that is also a function character (会, "can") follows a
+        // name as a verb would (X会骑马): the stem then stands without it
+        // far more often than with it.
+        let suffix_is_function = slen == 1 && self.is_function_char(chars[len - 1]);
         if self.is_generic(&stem)
             || !self.stem_ok(&stem, false)
-            || chars.iter().any(|c| self.is_function_char(*c))
+            || chars[..stem_len].iter().any(|c| self.is_function_char(*c))
+            || (suffix_is_function && m.count(&stem) >= 2 * st.count)
             || self.is_plain_word(w)
             || (slen == 1 && self.is_plain_word(&tail))
             // 奏真宗, 教戴宗: the last two are said on their own far more
