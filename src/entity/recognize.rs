@@ -1248,12 +1248,25 @@ impl Recognizer {
                     Some(model)
                         if long_enough
                             && self.model_judges(w, st)
-                            && rule[i]
-                                .as_ref()
-                                .is_none_or(|d| d.kind != EntityType::Faction) =>
+                            && rule[i].as_ref().is_none_or(|d| {
+                                d.kind != EntityType::Faction
+                                    || self.surnamed_suffix_faction(w, d, st)
+                            }) =>
                     {
                         let x = self.features(i, w, st, m, &ctx, rule_scores(&rule[i]));
                         let p = model.predict(&x);
+                        if rule[i]
+                            .as_ref()
+                            .is_some_and(|d| d.kind == EntityType::Faction)
+                        {
+                            let person = p[model::PERSON] >= SURNAMED_FACTION_PERSON_MIN;
+                            let verdict = if person {
+                                self.model_verdict(w, st, p, None, short)
+                            } else {
+                                rule[i].clone()
+                            };
+                            return (verdict, false);
+                        }
                         let p = self
                             .person_behind_place_shape(w, st, &x, p, model)
                             .unwrap_or(p);
@@ -1535,6 +1548,20 @@ impl Recognizer {
             && self.place_suffix(w).is_some()
             && !self.is_generic(w)
             && !self.is_frequent_word(w, tagged::COMMON_WORD_FREQ)
+    }
+
+    /// A faction the rules took by its suffix alone (宗, 门, 派) that is
+    /// shaped like a person: a one-character surname and two more
+    /// characters, said or seen acting (左敬宗 is a general, not a sect).
+    /// The model, which the rules' factions otherwise bypass, reads it, and
+    /// it is a person when the model is sure (`SURNAMED_FACTION_PERSON_MIN`).
+    fn surnamed_suffix_faction(&self, w: &str, rule: &Decided, st: &Stat) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        chars.len() == 3
+            && rule.evidence.len() == 1
+            && rule.evidence.contains("sfx")
+            && st.say + st.act > 0
+            && self.surname(&chars, w).is_some_and(|(len, _)| len == 1)
     }
 
     /// Whether the learned model judges this candidate: seen often enough,
@@ -1871,6 +1898,10 @@ const TAGGED_VETO: f32 = 0.95;
 /// The learned model's smallest probability for a person or a place.
 const MODEL_THRESHOLD: f32 = 0.5;
 
+/// The model's person reading above which a surnamed name the rules took
+/// as a faction by its suffix is a person (`surnamed_suffix_faction`).
+const SURNAMED_FACTION_PERSON_MIN: f32 = 0.8;
+
 /// The model shipped in `model/entity-model.tsv`, or None when it was
 /// trained on other features than these: a build whose features changed
 /// can still run `zhnovel train` (which reads no model) to make the one
@@ -2060,6 +2091,41 @@ mod tests {
             "{:?}",
             catalog.entities()
         );
+    }
+
+    #[test]
+    fn surnamed_suffix_factions_by_table() {
+        let r = recognizer();
+        let st = |say: u32, act: u32| Stat {
+            count: 5,
+            say,
+            act,
+            ..Stat::default()
+        };
+        let sfx = |w: &str, ev: &[&'static str]| Decided {
+            name: w.to_string(),
+            kind: Faction,
+            score: 0.6,
+            evidence: ev.iter().copied().collect(),
+            aliases: BTreeSet::new(),
+            count: 5,
+        };
+        // (name, evidence, say, act, asked of the model)
+        let table: [(&str, &[&'static str], u32, u32, bool); 6] = [
+            ("韩敬宗", &["sfx"], 1, 0, true),
+            ("韩敬宗", &["sfx"], 0, 2, true),
+            ("韩敬宗", &["sfx"], 0, 0, false),
+            ("韩敬宗", &["sfx", "mem"], 1, 1, false),
+            ("青崖宗", &["sfx"], 1, 1, false),
+            ("韩北辰宗", &["sfx"], 1, 1, false),
+        ];
+        for (w, ev, say, act, want) in table {
+            assert_eq!(
+                r.surnamed_suffix_faction(w, &sfx(w, ev), &st(say, act)),
+                want,
+                "{w} {ev:?} {say} {act}"
+            );
+        }
     }
 
     /// 会 ends a society's name (青澜会) though it is also a function
