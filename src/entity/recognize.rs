@@ -1398,19 +1398,9 @@ impl Recognizer {
         let armies = self.resolve_nested(armies, runs);
         phases.mark(t0, "decide: nested armies");
         let first = drop_persons_taken_as_armies(first, &armies);
-        // Places that live only inside army names (北平 in 北平军) go.
         let mut all: Vec<Decided> = first
             .into_iter()
-            .filter(|d| {
-                d.kind != EntityType::Place || {
-                    let inside: u32 = armies
-                        .iter()
-                        .filter(|a| a.name.contains(d.name.as_str()))
-                        .map(|a| a.count)
-                        .sum();
-                    (d.count as f64) > inside as f64 * 1.0 + 0.25 * d.count as f64
-                }
-            })
+            .filter(|d| !place_only_inside_armies(d, &armies))
             .collect();
         all.extend(armies);
         // 清军马 inside 张清军马: an army straddling a stronger person goes.
@@ -1926,6 +1916,22 @@ fn rule_scores(d: &Option<Decided>) -> (f64, f64) {
     }
 }
 
+/// A place that lives only inside army names (北平 in 北平军): said on its
+/// own at most a quarter of its mentions; but a listed place the text also
+/// names on its own once is one (沧州一带 beside 沧州营).
+fn place_only_inside_armies(place: &Decided, armies: &[Decided]) -> bool {
+    if place.kind != EntityType::Place {
+        return false;
+    }
+    let inside: u32 = armies
+        .iter()
+        .filter(|a| a.name.contains(place.name.as_str()))
+        .map(|a| a.count)
+        .sum();
+    let alone = f64::from(place.count) > f64::from(inside) + 0.25 * f64::from(place.count);
+    !(alone || (place.evidence.contains("lex") && place.count > inside))
+}
+
 fn decided(w: &str, kind: EntityType, score: f64, evidence: &[&'static str], st: &Stat) -> Decided {
     decided_owned(w.to_string(), kind, score, evidence, st.count)
 }
@@ -2091,6 +2097,34 @@ mod tests {
             "{:?}",
             catalog.entities()
         );
+    }
+
+    #[test]
+    fn places_only_inside_armies_by_table() {
+        let entity = |w: &str, kind: EntityType, ev: &[&'static str], count: u32| Decided {
+            name: w.to_string(),
+            kind,
+            score: 0.8,
+            evidence: ev.iter().copied().collect(),
+            aliases: BTreeSet::new(),
+            count,
+        };
+        let armies = [entity("柯州营", Army, &["army"], 3)];
+        // (place, evidence, mentions in all, only inside armies)
+        let table: [(&str, &[&'static str], u32, bool); 5] = [
+            ("柯州", &["lex"], 4, false),
+            ("柯州", &["lex"], 3, true),
+            ("柯州", &["sfx", "mov"], 4, true),
+            ("柯州", &["sfx", "mov"], 5, false),
+            ("韩州", &["sfx", "mov"], 1, false),
+        ];
+        for (w, ev, count, want) in table {
+            assert_eq!(
+                place_only_inside_armies(&entity(w, Place, ev, count), &armies),
+                want,
+                "{w} {ev:?} {count}"
+            );
+        }
     }
 
     #[test]
