@@ -1268,7 +1268,7 @@ impl Recognizer {
                             return (verdict, false);
                         }
                         let p = self
-                            .person_behind_place_shape(w, st, &x, p, model)
+                            .person_behind_place_shape(w, st, &x, p, rule[i].as_ref(), model)
                             .unwrap_or(p);
                         let verdict = self.model_verdict(w, st, p, rule[i].as_ref(), short);
                         let verdict = match verdict {
@@ -1485,22 +1485,30 @@ impl Recognizer {
     /// (韩孤城: 城 ends towns) with the place shape (`place_suffix`,
     /// `settlement_char`, `generic_suffix`) taken out, when the model said
     /// `none`, its place reading is already weaker than its person reading,
-    /// and the text has the name speak, act or command at least once: the
-    /// shape is evidence for a place, not against a person, and the
-    /// training books hold few such given names. Taken when the person
-    /// reading then wins.
+    /// and the text has the name speak, act or command at least once; or
+    /// when it said `place` where the rules read a person who speaks
+    /// (王铁山道): the shape is evidence for a place, not against a
+    /// person, and the training books hold few such given names. Taken
+    /// when the person reading then wins.
     fn person_behind_place_shape(
         &self,
         w: &str,
         st: &Stat,
         x: &[f32],
         p: [f32; 3],
+        rule: Option<&Decided>,
         model: &model::Model,
     ) -> Option<[f32; 3]> {
-        if p[model::NONE] < p[model::PERSON]
-            || p[model::PLACE] >= p[model::PERSON]
-            || st.say + st.act + st.cmd == 0
-        {
+        let said_none = p[model::NONE] >= p[model::PERSON]
+            && p[model::PLACE] < p[model::PERSON]
+            && st.say + st.act + st.cmd > 0;
+        // Or it said place, where the rules read a person who speaks (王铁山
+        // 道; acting is no proof: a pass is lost, 石羊口失守).
+        let said_place = p[model::PLACE] > p[model::PERSON]
+            && p[model::PLACE] > p[model::NONE]
+            && st.say > 0
+            && rule.is_some_and(|d| d.kind == EntityType::Person && d.evidence.contains("say"));
+        if !(said_none || said_place) {
             return None;
         }
         let chars: Vec<char> = w.chars().collect();

@@ -197,6 +197,14 @@ fn a_person_whose_given_name_ends_like_a_town_is_a_person() {
     assert_renamed_probe_row("wuxia/ch2.txt", "萧孤城", "韩孤城", 10, "person", "model");
 }
 
+/// A family name + a given name ending like a mountain (X铁山), said four
+/// times, once speaking: the model reads a place, the rules a person who
+/// speaks; asked again without the place shape, the model reads a person.
+#[test]
+fn a_speaker_whose_given_name_ends_like_a_mountain_is_a_person() {
+    assert_renamed_probe_row("gulong/ch1.txt", "王铁山", "韩铁山", 4, "person", "model");
+}
+
 /// A family name + two characters ending with a sect's suffix (X敬宗: 宗
 /// ends sects), which the chapter has speak and act: the rules take it as a
 /// faction by its suffix, the model, asked about it, is sure of a person.
