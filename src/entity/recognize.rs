@@ -1621,7 +1621,11 @@ impl Recognizer {
         }) {
             return rule.cloned();
         }
-        if prob < MODEL_THRESHOLD || prob <= p[model::NONE] {
+        let chapter_speaker = short
+            && rule.is_none()
+            && kind == EntityType::Person
+            && self.speaking_surname(w, st, p);
+        if (prob < MODEL_THRESHOLD || prob <= p[model::NONE]) && !chapter_speaker {
             // In a chapter-sized text the model sees few occurrences: the
             // rules' verdict stands unless the model is sure it is no name.
             return rule
@@ -1654,8 +1658,32 @@ impl Recognizer {
             }
         };
         d.score = prob as f64;
-        d.evidence.insert("model");
+        d.evidence
+            .insert(if chapter_speaker && prob < MODEL_THRESHOLD {
+                "chapter"
+            } else {
+                "model"
+            });
         Some(d)
+    }
+
+    /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
+    /// least twice, speaking or acting, that the model reads as a person
+    /// more than as a place at `CHAPTER_PERSON_MIN` or more: in a
+    /// chapter-sized text, where the model, trained on whole books, sees
+    /// few of its mentions and calls it no name, a person. Title forms
+    /// (韩团长) are the forms' business (`forms`), which bind them to their
+    /// holder.
+    fn speaking_surname(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        p[model::PERSON] >= CHAPTER_PERSON_MIN
+            && p[model::PERSON] > p[model::PLACE]
+            && st.count >= MIN_MODEL_COUNT
+            && st.say + st.act > 0
+            && self
+                .surname(&chars, w)
+                .is_some_and(|(_, weight)| weight >= 2)
+            && !self.title_form(w)
     }
 
     /// Whether `w` is a surname of weight 2 or more, 小 or 大, and a birth
@@ -1896,6 +1924,10 @@ const TAGGED_VETO: f32 = 0.95;
 /// The learned model's smallest probability for a person or a place.
 const MODEL_THRESHOLD: f32 = 0.5;
 
+/// The model's person reading at which a real surname's name that speaks
+/// or acts is a person in a chapter-sized text (`speaking_surname`).
+const CHAPTER_PERSON_MIN: f32 = 0.3;
+
 /// The model's person reading above which a surnamed name the rules took
 /// as a faction by its suffix is a person (`surnamed_suffix_faction`).
 const SURNAMED_FACTION_PERSON_MIN: f32 = 0.8;
@@ -2131,6 +2163,38 @@ mod tests {
                 place_only_inside_armies(&entity(w, Place, ev, count), &armies),
                 want,
                 "{w} {ev:?} {count}"
+            );
+        }
+    }
+
+    #[test]
+    fn speaking_surnames_in_a_chapter_by_table() {
+        let r = recognizer();
+        let st = |count: u32, say: u32, act: u32| Stat {
+            count,
+            say,
+            act,
+            ..Stat::default()
+        };
+        // (name, mentions, say, act, [none, person, place], a person)
+        type Row<'a> = (&'a str, u32, u32, u32, [f32; 3], bool);
+        let table: [Row; 8] = [
+            ("韩道远", 3, 1, 0, [0.6, 0.35, 0.05], true),
+            ("韩道远", 2, 0, 1, [0.6, 0.35, 0.05], true),
+            ("韩道远", 1, 1, 0, [0.6, 0.35, 0.05], false),
+            ("韩道远", 3, 0, 0, [0.6, 0.35, 0.05], false),
+            ("韩道远", 3, 1, 0, [0.75, 0.2, 0.05], false),
+            ("韩道远", 3, 1, 0, [0.2, 0.35, 0.45], false),
+            // A title form is the forms' business.
+            ("韩团长", 3, 1, 0, [0.6, 0.35, 0.05], false),
+            // No surname.
+            ("道远", 3, 1, 0, [0.6, 0.35, 0.05], false),
+        ];
+        for (w, count, say, act, p, want) in table {
+            assert_eq!(
+                r.speaking_surname(w, &st(count, say, act), p),
+                want,
+                "{w} {count} {say} {act} {p:?}"
             );
         }
     }

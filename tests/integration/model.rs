@@ -205,6 +205,22 @@ fn a_speaker_whose_given_name_ends_like_a_mountain_is_a_person() {
     assert_renamed_probe_row("gulong/ch1.txt", "王铁山", "韩铁山", 4, "person", "model");
 }
 
+/// A married woman named by both families (X王氏), said three times and
+/// acting, whom the model, trained on whole books, reads as a person at
+/// under 0.5 in a chapter: a real surname's name that acts is a person
+/// there (`chapter`).
+#[test]
+fn a_chapter_s_acting_surname_name_the_model_doubts_is_a_person() {
+    assert_renamed_probe_row(
+        "qinggongan/ch4.txt",
+        "郑王氏",
+        "韩王氏",
+        2,
+        "person",
+        "chapter",
+    );
+}
+
 /// A family name + two characters ending with a sect's suffix (X敬宗: 宗
 /// ends sects), which the chapter has speak and act: the rules take it as a
 /// faction by its suffix, the model, asked about it, is sure of a person.
