@@ -1623,8 +1623,10 @@ impl Recognizer {
         }
         let chapter_speaker = short
             && rule.is_none()
-            && kind == EntityType::Person
-            && self.speaking_surname(w, st, p);
+            && match kind {
+                EntityType::Person => self.speaking_surname(w, st, p),
+                _ => self.visited_place_shape(w, st, p),
+            };
         if (prob < MODEL_THRESHOLD || prob <= p[model::NONE]) && !chapter_speaker {
             // In a chapter-sized text the model sees few occurrences: the
             // rules' verdict stands unless the model is sure it is no name.
@@ -1665,6 +1667,20 @@ impl Recognizer {
                 "model"
             });
         Some(d)
+    }
+
+    /// A name with a place suffix, no generic or common word (丘陵), said at least twice,
+    /// gone to or located in (`mov`, `loc`), that the model reads as a place
+    /// more than as a person at `CHAPTER_PLACE_MIN` or more: in a
+    /// chapter-sized text, a place (督军府, 断云峰).
+    fn visited_place_shape(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
+        p[model::PLACE] >= CHAPTER_PLACE_MIN
+            && p[model::PLACE] > p[model::PERSON]
+            && st.count >= MIN_MODEL_COUNT
+            && st.mov + st.loc > 0
+            && self.place_suffix(w).is_some()
+            && !self.is_generic(w)
+            && !self.is_frequent_word(w, tagged::COMMON_WORD_FREQ)
     }
 
     /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
@@ -1928,6 +1944,10 @@ const MODEL_THRESHOLD: f32 = 0.5;
 /// or acts is a person in a chapter-sized text (`speaking_surname`).
 const CHAPTER_PERSON_MIN: f32 = 0.3;
 
+/// The model's place reading at which a place-shaped name gone to is a
+/// place in a chapter-sized text (`visited_place_shape`).
+const CHAPTER_PLACE_MIN: f32 = 0.33;
+
 /// The model's person reading above which a surnamed name the rules took
 /// as a faction by its suffix is a person (`surnamed_suffix_faction`).
 const SURNAMED_FACTION_PERSON_MIN: f32 = 0.8;
@@ -2168,34 +2188,43 @@ mod tests {
     }
 
     #[test]
-    fn speaking_surnames_in_a_chapter_by_table() {
+    fn chapter_persons_and_places_by_table() {
         let r = recognizer();
-        let st = |count: u32, say: u32, act: u32| Stat {
-            count,
-            say,
-            act,
-            ..Stat::default()
-        };
-        // (name, mentions, say, act, [none, person, place], a person)
-        type Row<'a> = (&'a str, u32, u32, u32, [f32; 3], bool);
-        let table: [Row; 8] = [
-            ("韩道远", 3, 1, 0, [0.6, 0.35, 0.05], true),
-            ("韩道远", 2, 0, 1, [0.6, 0.35, 0.05], true),
-            ("韩道远", 1, 1, 0, [0.6, 0.35, 0.05], false),
-            ("韩道远", 3, 0, 0, [0.6, 0.35, 0.05], false),
-            ("韩道远", 3, 1, 0, [0.75, 0.2, 0.05], false),
-            ("韩道远", 3, 1, 0, [0.2, 0.35, 0.45], false),
+        // (name, mentions, [say, act, mov, loc], [none, person, place],
+        // a person by `speaking_surname`, a place by `visited_place_shape`)
+        type Row<'a> = (&'a str, u32, [u32; 4], [f32; 3], bool, bool);
+        let table: [Row; 16] = [
+            ("韩道远", 3, [1, 0, 0, 0], [0.6, 0.35, 0.05], true, false),
+            ("韩道远", 2, [0, 1, 0, 0], [0.6, 0.35, 0.05], true, false),
+            ("韩道远", 1, [1, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
+            ("韩道远", 3, [0, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
+            ("韩道远", 3, [1, 0, 0, 0], [0.75, 0.2, 0.05], false, false),
+            ("韩道远", 3, [1, 0, 0, 0], [0.2, 0.35, 0.45], false, false),
             // A title form is the forms' business.
-            ("韩团长", 3, 1, 0, [0.6, 0.35, 0.05], false),
+            ("韩团长", 3, [1, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
             // No surname.
-            ("道远", 3, 1, 0, [0.6, 0.35, 0.05], false),
+            ("道远", 3, [1, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
+            ("柯帅府", 3, [0, 0, 1, 0], [0.6, 0.05, 0.35], false, true),
+            ("柯帅府", 2, [0, 0, 0, 1], [0.6, 0.05, 0.35], false, true),
+            ("柯帅府", 1, [0, 0, 1, 0], [0.6, 0.05, 0.35], false, false),
+            ("柯帅府", 3, [0, 0, 0, 0], [0.6, 0.05, 0.35], false, false),
+            ("柯帅府", 3, [0, 0, 1, 0], [0.7, 0.05, 0.25], false, false),
+            ("柯帅府", 3, [0, 0, 1, 0], [0.2, 0.4, 0.35], false, false),
+            // No place suffix; a common word (hills).
+            ("柯帅", 3, [0, 0, 1, 0], [0.6, 0.05, 0.35], false, false),
+            ("丘陵", 3, [0, 0, 1, 0], [0.6, 0.05, 0.35], false, false),
         ];
-        for (w, count, say, act, p, want) in table {
-            assert_eq!(
-                r.speaking_surname(w, &st(count, say, act), p),
-                want,
-                "{w} {count} {say} {act} {p:?}"
-            );
+        for (w, count, [say, act, mov, loc], p, person, place) in table {
+            let st = Stat {
+                count,
+                say,
+                act,
+                mov,
+                loc,
+                ..Stat::default()
+            };
+            assert_eq!(r.speaking_surname(w, &st, p), person, "{w} {st:?} {p:?}");
+            assert_eq!(r.visited_place_shape(w, &st, p), place, "{w} {st:?} {p:?}");
         }
     }
 

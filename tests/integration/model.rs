@@ -221,6 +221,14 @@ fn a_chapter_s_acting_surname_name_the_model_doubts_is_a_person() {
     );
 }
 
+/// A governor's compound (X府) a Republican chapter goes to nine times,
+/// which the model reads as a place at under 0.5: a place-shaped name gone
+/// to is a place in a chapter (`chapter`).
+#[test]
+fn a_chapter_s_compound_gone_to_is_a_place() {
+    assert_renamed_probe_row("minguo/ch4.txt", "督军府", "护军府", 9, "place", "chapter");
+}
+
 /// A family name + two characters ending with a sect's suffix (X敬宗: 宗
 /// ends sects), which the chapter has speak and act: the rules take it as a
 /// faction by its suffix, the model, asked about it, is sure of a person.
