@@ -52,7 +52,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             ranks.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         let persons: Vec<&str> = all
             .iter()

@@ -180,7 +180,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             forms.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
-            false,
         );
         // Decided names that end with a form's surname (百花谷 before
         // 谷谷主): where the text says one of them, the form starts inside it.
@@ -391,7 +390,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             words.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
-            false,
         );
         let mut as_noun = vec![0u32; words.len()];
         for hit in runs.find_all(&ac) {
@@ -432,7 +430,6 @@ impl Recognizer {
         let cues = crate::entity::name_matcher(
             self.lex.epithet_words.iter().map(String::as_str),
             MatchKind::LeftmostLongest,
-            false,
         );
         // epithet → the people it is introduced for
         let mut introduced: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
@@ -684,7 +681,6 @@ impl Recognizer {
             let ac = crate::entity::name_matcher(
                 titled.iter().map(|n| n.2.as_str()),
                 MatchKind::Standard,
-                false,
             );
             for run in runs.iter() {
                 for m in ac.find_iter(run.text) {
@@ -1012,7 +1008,7 @@ impl Recognizer {
                 }
             }
         }
-        let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest, false);
+        let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest);
         let pairs: Vec<(usize, usize)> = (0..runs.len())
             .into_par_iter()
             .flat_map_iter(|r| {
@@ -1245,7 +1241,7 @@ fn said_by(
             owner.push(i);
         }
     }
-    let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
+    let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest);
     (ac, owner)
 }
 

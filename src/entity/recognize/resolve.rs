@@ -310,11 +310,8 @@ impl Recognizer {
         if names.is_empty() {
             return first;
         }
-        let ac = crate::entity::name_matcher(
-            names.iter(),
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
+        let ac =
+            crate::entity::name_matcher(names.iter(), aho_corasick::MatchKind::LeftmostLongest);
         let mut framed = vec![0u32; names.len()];
         for hit in runs.find_all(&ac) {
             let run = runs.at(hit.run as usize);
@@ -587,7 +584,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             decided.iter().map(|d| d.name.as_str()),
             aho_corasick::MatchKind::Standard,
-            true,
         );
         // Two matches overlap only if their starts are less than the
         // longest name apart: each match looks at that window only, so the
@@ -666,7 +662,6 @@ impl Recognizer {
         let known_ac = crate::entity::name_matcher(
             known_list.iter().map(|k| k.0),
             aho_corasick::MatchKind::LeftmostLongest,
-            true,
         );
         // `tailed`: the items share a following word (X兵马、Y兵马), which
         // vouches for the boundary; otherwise a person needs a surname.
@@ -980,7 +975,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             persons.iter().map(|&i| decided[i].name.as_str()),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         let counts: Vec<(u32, u32)> = runs
             .slices()
@@ -1320,7 +1314,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             patterns.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         runs.find_all(&ac)
             .into_iter()
@@ -1456,7 +1449,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             self.lex.empire_words.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
         let persons: BTreeSet<&str> = decided
@@ -1808,11 +1800,8 @@ impl Recognizer {
         if cities.is_empty() {
             return first;
         }
-        let ac = crate::entity::name_matcher(
-            cities.iter(),
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
+        let ac =
+            crate::entity::name_matcher(cities.iter(), aho_corasick::MatchKind::LeftmostLongest);
         let mut addressed: Vec<usize> = Vec::new();
         for hit in runs.find_all(&ac) {
             let run = runs.at(hit.run as usize);
@@ -2420,7 +2409,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             names.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         // Per name: (occurrences, occurrences inside a set phrase).
         let seen = runs
@@ -2496,7 +2484,6 @@ impl Recognizer {
         let ac = crate::entity::name_matcher(
             words.iter().copied(),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         // Per word: (said without a direction before it, after each direction).
         let mut alone = vec![0u32; words.len()];
@@ -2646,7 +2633,7 @@ fn any_mention_reads<'t>(
     runs: &Runs<'t>,
     reads: impl Fn(&Run<'t>, usize, usize, &corpus::RunHit) -> bool,
 ) -> Vec<bool> {
-    let ac = crate::entity::name_matcher(names, aho_corasick::MatchKind::LeftmostLongest, false);
+    let ac = crate::entity::name_matcher(names, aho_corasick::MatchKind::LeftmostLongest);
     let mut read = vec![false; names.len()];
     for hit in runs.find_all(&ac) {
         let h = hit.pattern as usize;
@@ -2672,7 +2659,6 @@ pub(super) fn count_in_where<S: AsRef<str> + Sync>(
     let ac = crate::entity::name_matcher(
         names.iter().map(|n| n.as_ref()),
         aho_corasick::MatchKind::LeftmostLongest,
-        false,
     );
     runs.slices()
         .par_iter()
@@ -2702,7 +2688,7 @@ fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
         return strings;
     }
     let strings: Vec<String> = strings.into_iter().collect();
-    let ac = crate::entity::name_matcher(&strings, aho_corasick::MatchKind::Standard, false);
+    let ac = crate::entity::name_matcher(&strings, aho_corasick::MatchKind::Standard);
     let found: Vec<bool> = runs
         .slices()
         .par_iter()
@@ -2734,7 +2720,6 @@ fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let ac = crate::entity::name_matcher(
         decided.iter().map(|d| d.name.as_str()),
         aho_corasick::MatchKind::Standard,
-        false,
     );
     for (b, d) in decided.iter().enumerate() {
         let mut inner: Vec<usize> = ac
