@@ -49,7 +49,7 @@ impl Recognizer {
         if ranks.is_empty() {
             return all;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             ranks.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
         );

@@ -26,7 +26,7 @@
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{class_index, decided, Decided, Measured, Recognizer};
-use crate::entity::corpus::{Run, Runs};
+use crate::entity::corpus::{BookMatcher, Run, Runs};
 use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
 use crate::hash::FxMap;
@@ -177,7 +177,7 @@ impl Recognizer {
         // The title is the start of a longer word at most of the form's
         // occurrences (楚老爷|子: 老爷子, an old man of the house), or its
         // surname the end of a decided name (百花谷|谷主): no form.
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             forms.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
         );
@@ -387,7 +387,7 @@ impl Recognizer {
         if words.is_empty() {
             return BTreeSet::new();
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             words.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
         );
@@ -426,8 +426,8 @@ impl Recognizer {
         if persons.is_empty() || self.lex.epithet_words.is_empty() {
             return decided;
         }
-        let (names, owner) = said_by(&decided, &persons, |_| true);
-        let cues = crate::entity::name_matcher(
+        let (names, owner) = said_by(&decided, &persons, |_| true, runs);
+        let cues = runs.matcher(
             self.lex.epithet_words.iter().map(String::as_str),
             MatchKind::LeftmostLongest,
         );
@@ -603,7 +603,7 @@ impl Recognizer {
         ids.dedup();
         // A full name is also said by its aliases (北刀 for 韩千山).
         let full_ids: std::collections::HashSet<usize> = full.values().flatten().copied().collect();
-        let (ac, named) = said_by(&decided, &ids, |i| full_ids.contains(&i));
+        let (ac, named) = said_by(&decided, &ids, |i| full_ids.contains(&i), runs);
         let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
         // Where each is said: (chapter, byte position in the chapter's runs
         // laid end to end), in text order.
@@ -787,7 +787,7 @@ impl Recognizer {
         if persons.len() < 2 {
             return decided;
         }
-        let (ac, owner) = said_by(&decided, &persons, |_| true);
+        let (ac, owner) = said_by(&decided, &persons, |_| true, runs);
         let mut adjacent: FxMap<(usize, usize), u32> = FxMap::default();
         for pair in runs.find_all(&ac).windows(2) {
             let (a, b) = (pair[0], pair[1]);
@@ -857,7 +857,7 @@ impl Recognizer {
             .filter(|(_, c)| c[class_index(CueClass::Same)] > 0)
             .map(|(w, _)| w.as_str())
             .collect();
-        let (ac, owner) = said_by(&decided, &persons, |_| true);
+        let (ac, owner) = said_by(&decided, &persons, |_| true, runs);
         // B at `at` of a run ends the clause, or a particle or title follows it.
         let ends_clause = |rest: &str| {
             rest.is_empty()
@@ -865,7 +865,8 @@ impl Recognizer {
                 || self.titles.keys().any(|t| rest.starts_with(t.as_str()))
         };
         let found_in = |text: &str| -> Vec<(usize, usize, usize)> {
-            ac.find_iter(text)
+            ac.ac
+                .find_iter(text)
                 .map(|m| (m.start(), m.end(), owner[m.pattern().as_usize()]))
                 .collect()
         };
@@ -1131,7 +1132,7 @@ impl Recognizer {
             return decided;
         }
         let ids: Vec<usize> = by_surname.values().flatten().copied().collect();
-        let (ac, owner) = said_by(&decided, &ids, |_| false);
+        let (ac, owner) = said_by(&decided, &ids, |_| false, runs);
         let group_of: FxMap<usize, &str> = by_surname
             .iter()
             .flat_map(|(s, rows)| rows.iter().map(move |&i| (i, s.as_str())))
@@ -1141,6 +1142,7 @@ impl Recognizer {
             .into_par_iter()
             .flat_map_iter(|r| {
                 let mut seen: Vec<usize> = ac
+                    .ac
                     .find_iter(runs.at(r).text)
                     .map(|m| owner[m.pattern().as_usize()])
                     .collect();
@@ -1230,7 +1232,8 @@ fn said_by(
     decided: &[Decided],
     ids: &[usize],
     with_aliases: impl Fn(usize) -> bool,
-) -> (aho_corasick::AhoCorasick, Vec<usize>) {
+    runs: &Runs,
+) -> (BookMatcher, Vec<usize>) {
     let mut names: Vec<&str> = Vec::new();
     let mut owner: Vec<usize> = Vec::new();
     for &i in ids {
@@ -1241,8 +1244,7 @@ fn said_by(
             owner.push(i);
         }
     }
-    let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest);
-    (ac, owner)
+    (runs.matcher(&names, MatchKind::LeftmostLongest), owner)
 }
 
 /// Moves each `(from, into)` entity into the other as an alias (with its

@@ -310,8 +310,7 @@ impl Recognizer {
         if names.is_empty() {
             return first;
         }
-        let ac =
-            crate::entity::name_matcher(names.iter(), aho_corasick::MatchKind::LeftmostLongest);
+        let ac = runs.matcher(names.iter(), aho_corasick::MatchKind::LeftmostLongest);
         let mut framed = vec![0u32; names.len()];
         for hit in runs.find_all(&ac) {
             let run = runs.at(hit.run as usize);
@@ -1311,7 +1310,7 @@ impl Recognizer {
                 }
             }
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             patterns.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
         );
@@ -1446,7 +1445,7 @@ impl Recognizer {
         if self.lex.empire_words.is_empty() {
             return decided;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             self.lex.empire_words.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
         );
@@ -1800,8 +1799,7 @@ impl Recognizer {
         if cities.is_empty() {
             return first;
         }
-        let ac =
-            crate::entity::name_matcher(cities.iter(), aho_corasick::MatchKind::LeftmostLongest);
+        let ac = runs.matcher(cities.iter(), aho_corasick::MatchKind::LeftmostLongest);
         let mut addressed: Vec<usize> = Vec::new();
         for hit in runs.find_all(&ac) {
             let run = runs.at(hit.run as usize);
@@ -2633,9 +2631,9 @@ fn any_mention_reads<'t>(
     runs: &Runs<'t>,
     reads: impl Fn(&Run<'t>, usize, usize, &corpus::RunHit) -> bool,
 ) -> Vec<bool> {
-    let ac = crate::entity::name_matcher(names, aho_corasick::MatchKind::LeftmostLongest);
+    let matcher = runs.matcher(names, aho_corasick::MatchKind::LeftmostLongest);
     let mut read = vec![false; names.len()];
-    for hit in runs.find_all(&ac) {
+    for hit in runs.find_all(&matcher) {
         let h = hit.pattern as usize;
         if read[h] {
             continue;
@@ -2656,30 +2654,23 @@ pub(super) fn count_in_where<S: AsRef<str> + Sync>(
     runs: &Runs,
     keep: impl Fn(&str, usize, usize) -> bool + Sync,
 ) -> Vec<u32> {
-    let ac = crate::entity::name_matcher(
-        names.iter().map(|n| n.as_ref()),
-        aho_corasick::MatchKind::LeftmostLongest,
-    );
-    runs.slices()
-        .par_iter()
-        .map(|part| {
-            let mut counts = vec![0u32; names.len()];
-            for run in part.iter() {
-                for m in ac.find_iter(run.text) {
-                    counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start(), m.end()));
-                }
+    let matcher = runs.matcher(names, aho_corasick::MatchKind::LeftmostLongest);
+    runs.map_matchable(&matcher, |part| {
+        let mut counts = vec![0u32; names.len()];
+        for run in part {
+            for m in matcher.ac.find_iter(run.text) {
+                counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start(), m.end()));
             }
-            counts
-        })
-        .reduce(
-            || vec![0; names.len()],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
-                }
-                a
-            },
-        )
+        }
+        counts
+    })
+    .into_iter()
+    .fold(vec![0; names.len()], |mut a, b| {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x += y;
+        }
+        a
+    })
 }
 
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
@@ -2688,23 +2679,21 @@ fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
         return strings;
     }
     let strings: Vec<String> = strings.into_iter().collect();
-    let ac = crate::entity::name_matcher(&strings, aho_corasick::MatchKind::Standard);
+    let matcher = runs.matcher(&strings, aho_corasick::MatchKind::Standard);
     let found: Vec<bool> = runs
-        .slices()
-        .par_iter()
-        .map(|part| {
+        .map_matchable(&matcher, |part| {
             let mut found = vec![false; strings.len()];
-            for run in part.iter() {
-                for m in ac.find_overlapping_iter(run.text) {
+            for run in part {
+                for m in matcher.ac.find_overlapping_iter(run.text) {
                     found[m.pattern().as_usize()] = true;
                 }
             }
             found
         })
-        .reduce(
-            || vec![false; strings.len()],
-            |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
-        );
+        .into_iter()
+        .fold(vec![false; strings.len()], |a, b| {
+            a.iter().zip(&b).map(|(x, y)| *x || *y).collect()
+        });
     strings
         .into_iter()
         .zip(found)
