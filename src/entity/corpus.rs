@@ -509,7 +509,7 @@ impl<'a> Runs<'a> {
 
     /// `f` over consecutive parts of the runs `m` can match in (given as
     /// run indices), in parallel; the results in book order.
-    fn map_parts<T: Send>(
+    pub fn map_matchable_at<T: Send>(
         &self,
         m: &BookMatcher,
         f: impl Fn(&mut dyn Iterator<Item = usize>) -> T + Sync,
@@ -530,7 +530,7 @@ impl<'a> Runs<'a> {
     /// automaton finds them), in book order; the runs searched in
     /// parallel.
     pub fn find_all(&self, m: &BookMatcher) -> Vec<RunHit> {
-        self.map_parts(m, |part| {
+        self.map_matchable_at(m, |part| {
             let mut hits = Vec::new();
             for r in part {
                 for found in m.ac.find_iter(self.at(r).text) {
@@ -554,7 +554,7 @@ impl<'a> Runs<'a> {
         m: &BookMatcher,
         f: impl Fn(&mut dyn Iterator<Item = Run<'a>>) -> T + Sync,
     ) -> Vec<T> {
-        self.map_parts(m, |part| f(&mut part.map(|r| self.at(r))))
+        self.map_matchable_at(m, |part| f(&mut part.map(|r| self.at(r))))
     }
 
     /// The slices, in book order.
@@ -702,6 +702,46 @@ mod tests {
             assert_eq!(joined, all, "{parts} parts");
             assert!(cs.len() <= parts + 1);
         }
+    }
+
+    #[test]
+    fn book_matchers_find_what_a_search_of_every_run_finds() {
+        use aho_corasick::MatchKind;
+        let text = "宋江见了李逵，李逵道：宋江哥哥！林冲、鲁智深与宋江同往，江州。";
+        let store = RunStore::new(&[text, "宋江李逵林冲江"]);
+        let rs = store.runs();
+        let every = |names: &[&str], kind: MatchKind| -> Vec<RunHit> {
+            let ac = crate::entity::name_matcher(names, kind);
+            let mut hits = Vec::new();
+            for (r, run) in rs.iter().enumerate() {
+                for m in ac.find_iter(run.text) {
+                    hits.push(RunHit {
+                        run: r as u32,
+                        pattern: m.pattern().as_u32(),
+                        start: m.start() as u32,
+                        end: m.end() as u32,
+                    });
+                }
+            }
+            hits
+        };
+        let cases: [&[&str]; 4] = [
+            &["宋江", "李逵", "宋江哥哥", "鲁智深"],
+            // A name of one character: every run is searched.
+            &["林冲", "江"],
+            // A name no run can hold, and one the book never says.
+            &["林冲、鲁智深", "武松"],
+            &[],
+        ];
+        for names in cases {
+            for kind in [MatchKind::LeftmostLongest, MatchKind::Standard] {
+                let found = rs.find_all(&rs.matcher(names, kind));
+                assert_eq!(found, every(names, kind), "{names:?}");
+            }
+        }
+        assert_eq!(rs.runs_holding(&["武松"]), Some(vec![]));
+        assert_eq!(rs.runs_holding(&["江"]), None);
+        assert_eq!(rs.runs_holding(&["李逵"]).map(|r| r.len()), Some(3));
     }
 
     #[test]

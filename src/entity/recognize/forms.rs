@@ -678,15 +678,10 @@ impl Recognizer {
             .collect();
         let mut holds: std::collections::HashSet<(usize, usize)> = Default::default();
         if !titled.is_empty() {
-            let ac = crate::entity::name_matcher(
-                titled.iter().map(|n| n.2.as_str()),
-                MatchKind::Standard,
-            );
-            for run in runs.iter() {
-                for m in ac.find_iter(run.text) {
-                    let (form, person, _) = &titled[m.pattern().as_usize()];
-                    holds.insert((*form, *person));
-                }
+            let ac = runs.matcher(titled.iter().map(|n| n.2.as_str()), MatchKind::Standard);
+            for m in runs.find_all(&ac) {
+                let (form, person, _) = &titled[m.pattern as usize];
+                holds.insert((*form, *person));
             }
         }
         // Each form's person, if one clearly: the one who takes most of
@@ -872,9 +867,9 @@ impl Recognizer {
         };
         // Each run on its own (in parallel), looking at the next run only
         // when A ends this one at a comma (姬X，即武王).
-        let pairs: BTreeSet<(usize, usize)> = (0..runs.len())
-            .into_par_iter()
-            .flat_map_iter(|i| {
+        let pairs: Vec<Vec<(usize, usize)>> = runs.map_matchable_at(&ac, |part| {
+            let mut pairs = Vec::new();
+            for i in part {
                 let run = runs.at(i);
                 let found = found_in(run.text);
                 let mut out: Vec<(usize, usize)> = found
@@ -910,9 +905,11 @@ impl Recognizer {
                         }
                     }
                 }
-                out
-            })
-            .collect();
+                pairs.extend(out);
+            }
+            pairs
+        });
+        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().flatten().collect();
         let mut partners: FxMap<usize, Vec<usize>> = FxMap::default();
         for &(a, b) in &pairs {
             partners.entry(a).or_default().push(b);
@@ -1009,13 +1006,11 @@ impl Recognizer {
                 }
             }
         }
-        let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest);
-        let pairs: Vec<(usize, usize)> = (0..runs.len())
-            .into_par_iter()
-            .flat_map_iter(|r| {
-                let run = runs.at(r);
-                let mut out = Vec::new();
-                for m in ac.find_iter(run.text) {
+        let ac = runs.matcher(&forms, MatchKind::LeftmostLongest);
+        let pairs: Vec<Vec<(usize, usize)>> = runs.map_matchable(&ac, |part| {
+            let mut out = Vec::new();
+            for run in part {
+                for m in ac.ac.find_iter(run.text) {
                     let (p, surname) = owner[m.pattern().as_usize()];
                     let mut before = run.text[..m.start()].chars().rev();
                     let (Some(h), Some(b)) = (before.next(), before.next()) else {
@@ -1040,10 +1035,10 @@ impl Recognizer {
                         }
                     }
                 }
-                out
-            })
-            .collect();
-        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().collect();
+            }
+            out
+        });
+        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().flatten().collect();
         let mut partners: FxMap<usize, usize> = FxMap::default();
         for &(f, p) in &pairs {
             *partners.entry(f).or_default() += 1;
@@ -1138,28 +1133,28 @@ impl Recognizer {
             .flat_map(|(s, rows)| rows.iter().map(move |&i| (i, s.as_str())))
             .collect();
         // Surnames with two of their forms in one clause.
-        let two_women: std::collections::HashSet<&str> = (0..runs.len())
-            .into_par_iter()
-            .flat_map_iter(|r| {
+        let two_women: Vec<Vec<&str>> = runs.map_matchable(&ac, |part| {
+            let mut two = Vec::new();
+            for run in part {
                 let mut seen: Vec<usize> = ac
                     .ac
-                    .find_iter(runs.at(r).text)
+                    .find_iter(run.text)
                     .map(|m| owner[m.pattern().as_usize()])
                     .collect();
                 seen.sort_unstable();
                 seen.dedup();
-                let mut out = Vec::new();
                 for (k, &a) in seen.iter().enumerate() {
-                    out.extend(
+                    two.extend(
                         seen[k + 1..]
                             .iter()
                             .filter(|&&b| group_of[&a] == group_of[&b])
                             .map(|_| group_of[&a]),
                     );
                 }
-                out
-            })
-            .collect();
+            }
+            two
+        });
+        let two_women: std::collections::HashSet<&str> = two_women.into_iter().flatten().collect();
         let mut bind = Vec::new();
         for (surname, rows) in &by_surname {
             if two_women.contains(surname.as_str())

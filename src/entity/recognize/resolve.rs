@@ -580,7 +580,7 @@ impl Recognizer {
         if decided.is_empty() {
             return decided;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             decided.iter().map(|d| d.name.as_str()),
             aho_corasick::MatchKind::Standard,
         );
@@ -594,13 +594,12 @@ impl Recognizer {
         let strength = |d: &Decided| (listed(d), d.count, (d.score * 1000.0) as i64);
         // Counted per slice of the book in parallel, then added up.
         let (straddled, seen) = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
+            .map_matchable(&ac, |part| {
                 let mut straddled = vec![0u32; decided.len()];
                 let mut seen = vec![0u32; decided.len()];
-                for run in part.iter() {
+                for run in part {
                     let mut ms: Vec<(usize, usize, usize)> = ac
+                        .ac
                         .find_overlapping_iter(run.text)
                         .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
                         .collect();
@@ -622,8 +621,9 @@ impl Recognizer {
                 }
                 (straddled, seen)
             })
-            .reduce(
-                || (vec![0; decided.len()], vec![0; decided.len()]),
+            .into_iter()
+            .fold(
+                (vec![0; decided.len()], vec![0; decided.len()]),
                 |(mut s1, mut n1), (s2, n2)| {
                     for (a, b) in s1.iter_mut().zip(s2) {
                         *a += b;
@@ -971,17 +971,15 @@ impl Recognizer {
         if persons.is_empty() || self.lex.realm_words.is_empty() {
             return decided;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             persons.iter().map(|&i| decided[i].name.as_str()),
             aho_corasick::MatchKind::LeftmostLongest,
         );
         let counts: Vec<(u32, u32)> = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
+            .map_matchable(&ac, |part| {
                 let mut counts = vec![(0u32, 0u32); persons.len()];
-                for run in part.iter() {
-                    for m in ac.find_iter(run.text) {
+                for run in part {
+                    for m in ac.ac.find_iter(run.text) {
                         let after = &run.text[m.end()..];
                         let after = after.strip_prefix('之').unwrap_or(after);
                         let c = &mut counts[m.pattern().as_usize()];
@@ -998,16 +996,14 @@ impl Recognizer {
                 }
                 counts
             })
-            .reduce(
-                || vec![(0, 0); persons.len()],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        x.0 += y.0;
-                        x.1 += y.1;
-                    }
-                    a
-                },
-            );
+            .into_iter()
+            .fold(vec![(0, 0); persons.len()], |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+                a
+            });
         for (&i, &(all, realm)) in persons.iter().zip(&counts) {
             if realm >= 10 && f64::from(realm) >= REALM_SHARE * f64::from(all) {
                 let d = &mut decided[i];
@@ -2404,18 +2400,16 @@ impl Recognizer {
             .filter(|d| d.kind == EntityType::Person)
             .map(|d| d.name.as_str())
             .collect();
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             names.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
         );
         // Per name: (occurrences, occurrences inside a set phrase).
         let seen = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
+            .map_matchable(&ac, |part| {
                 let mut seen = vec![(0u32, 0u32); names.len()];
-                for run in part.iter() {
-                    for m in ac.find_iter(run.text) {
+                for run in part {
+                    for m in ac.ac.find_iter(run.text) {
                         let cell = &mut seen[m.pattern().as_usize()];
                         cell.0 += 1;
                         let faction = slip_checked[m.pattern().as_usize()];
@@ -2428,16 +2422,14 @@ impl Recognizer {
                 }
                 seen
             })
-            .reduce(
-                || vec![(0, 0); names.len()],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        x.0 += y.0;
-                        x.1 += y.1;
-                    }
-                    a
-                },
-            );
+            .into_iter()
+            .fold(vec![(0, 0); names.len()], |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+                a
+            });
         let idioms: HashSet<&str> = names
             .iter()
             .zip(&seen)
@@ -2479,22 +2471,21 @@ impl Recognizer {
         let mut words: Vec<&str> = cands.iter().map(|(_, w)| w.as_str()).collect();
         words.sort_unstable();
         words.dedup();
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             words.iter().copied(),
             aho_corasick::MatchKind::LeftmostLongest,
         );
         // Per word: (said without a direction before it, after each direction).
         let mut alone = vec![0u32; words.len()];
         let mut after: Vec<BTreeMap<char, u32>> = vec![BTreeMap::new(); words.len()];
-        for run in runs.iter() {
-            for m in ac.find_iter(run.text) {
-                let k = m.pattern().as_usize();
-                match run.text[..m.start()].chars().next_back() {
-                    Some(c) if self.chars.direction.contains(&c) => {
-                        *after[k].entry(c).or_default() += 1;
-                    }
-                    _ => alone[k] += 1,
+        for m in runs.find_all(&ac) {
+            let k = m.pattern as usize;
+            let text = runs.at(m.run as usize).text;
+            match text[..m.start as usize].chars().next_back() {
+                Some(c) if self.chars.direction.contains(&c) => {
+                    *after[k].entry(c).or_default() += 1;
                 }
+                _ => alone[k] += 1,
             }
         }
         let positions: HashSet<usize> = cands
