@@ -287,6 +287,7 @@ impl<'a> RunStore<'a> {
             store: self,
             spans,
             slices: Vec::new(),
+            pairs: std::sync::OnceLock::new(),
         };
         runs.slices = chunk_ranges(
             runs.iter().map(|r| r.len()),
@@ -326,6 +327,53 @@ pub struct Runs<'a> {
     store: &'a RunStore<'a>,
     spans: Vec<RunSpan>,
     slices: Vec<std::ops::Range<usize>>,
+    /// Which runs hold each pair of adjacent characters, made when a
+    /// matcher first needs it.
+    pairs: std::sync::OnceLock<PairRuns>,
+}
+
+/// Which runs hold each pair of adjacent characters, as a few bits of the
+/// pair's hash (`pair_bucket`): the runs of a bucket hold one of its
+/// pairs, so a run outside a pair's bucket holds no string with that pair.
+/// One part per slice of the book (built in parallel), each a flat list of
+/// run indices by bucket, in book order, each run once per bucket.
+struct PairRuns {
+    parts: Vec<PairPart>,
+}
+
+struct PairPart {
+    /// Where each bucket's runs start in `runs` (`PAIR_BUCKETS + 1` entries).
+    start: Vec<u32>,
+    runs: Vec<u32>,
+}
+
+/// Buckets of `PairRuns`: a book has some 100,000 distinct pairs, so few
+/// buckets mix a rare pair with a common one.
+const PAIR_BUCKETS: usize = 1 << 18;
+
+#[inline]
+fn pair_bucket(a: char, b: char) -> usize {
+    let pair = (u64::from(a) << 21) | u64::from(b);
+    (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 18)) as usize
+}
+
+impl PairRuns {
+    /// The runs of bucket `b`, part by part (book order).
+    fn runs(&self, b: usize) -> impl Iterator<Item = &[u32]> {
+        self.parts
+            .iter()
+            .map(move |p| &p.runs[p.start[b] as usize..p.start[b + 1] as usize])
+    }
+}
+
+/// A name automaton and the runs it can match in: only those that hold,
+/// for some name, that name's rarest pair of characters (every other run
+/// holds no name), or every run (None) when a name is shorter than two
+/// characters or the names' pairs are in much of the book. Searching these
+/// runs finds exactly what searching them all does, in less time.
+pub struct BookMatcher {
+    pub ac: aho_corasick::AhoCorasick,
+    runs: Option<Vec<u32>>,
 }
 
 impl<'a> Runs<'a> {
@@ -358,30 +406,155 @@ impl<'a> Runs<'a> {
         &text[..start]
     }
 
-    /// Every match of `ac` in the runs (leftmost-longest or as the
-    /// automaton finds them), in book order; the slices searched in
-    /// parallel.
-    pub fn find_all(&self, ac: &aho_corasick::AhoCorasick) -> Vec<RunHit> {
+    /// An automaton over `names` (`entity::name_matcher`) with the runs
+    /// it can match in.
+    pub fn matcher<I, S>(&self, names: I, kind: aho_corasick::MatchKind) -> BookMatcher
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let names: Vec<S> = names.into_iter().collect();
+        let ac = crate::entity::name_matcher(names.iter().map(|n| n.as_ref()), kind);
+        BookMatcher {
+            ac,
+            runs: self.runs_holding(&names),
+        }
+    }
+
+    /// The runs that may hold one of `names`, in book order (see
+    /// `BookMatcher`); None for every run.
+    fn runs_holding<S: AsRef<str>>(&self, names: &[S]) -> Option<Vec<u32>> {
+        let pairs = self.pairs.get_or_init(|| self.pair_runs());
+        let mut buckets: Vec<usize> = Vec::with_capacity(names.len());
+        let mut total = 0;
+        for name in names {
+            let chars: Vec<char> = name.as_ref().chars().collect();
+            // A run holds Han characters only.
+            if chars.iter().any(|&c| !is_han(c)) {
+                continue;
+            }
+            if chars.len() < 2 {
+                return None;
+            }
+            let (size, rarest) = chars
+                .windows(2)
+                .map(|w| {
+                    let b = pair_bucket(w[0], w[1]);
+                    (pairs.runs(b).map(<[u32]>::len).sum::<usize>(), b)
+                })
+                .min()
+                .expect("two characters make a pair");
+            total += size;
+            // Gathering this many costs more than searching every run.
+            if total > self.len() / 2 {
+                return None;
+            }
+            buckets.push(rarest);
+        }
+        buckets.sort_unstable();
+        buckets.dedup();
+        let mut runs: Vec<u32> = Vec::with_capacity(total);
+        for &b in &buckets {
+            for part in pairs.runs(b) {
+                runs.extend_from_slice(part);
+            }
+        }
+        runs.sort_unstable();
+        runs.dedup();
+        Some(runs)
+    }
+
+    /// `PairRuns` of the book: each slice counts its runs per bucket, then
+    /// lists them.
+    fn pair_runs(&self) -> PairRuns {
         use rayon::prelude::*;
-        let parts: Vec<Vec<RunHit>> = self
+        let for_each_bucket = |range: &std::ops::Range<usize>, f: &mut dyn FnMut(usize, u32)| {
+            // The run last listed in each bucket: a run is listed once.
+            let mut last = vec![u32::MAX; PAIR_BUCKETS];
+            for r in range.clone() {
+                let mut chars = self.at(r).text.chars();
+                let Some(mut prev) = chars.next() else {
+                    continue;
+                };
+                for c in chars {
+                    let b = pair_bucket(prev, c);
+                    if last[b] != r as u32 {
+                        last[b] = r as u32;
+                        f(b, r as u32);
+                    }
+                    prev = c;
+                }
+            }
+        };
+        let parts = self
             .slices
             .par_iter()
             .map(|range| {
-                let mut hits = Vec::new();
-                for r in range.clone() {
-                    for m in ac.find_iter(self.at(r).text) {
-                        hits.push(RunHit {
-                            run: r as u32,
-                            pattern: m.pattern().as_u32(),
-                            start: m.start() as u32,
-                            end: m.end() as u32,
-                        });
-                    }
+                let mut start = vec![0u32; PAIR_BUCKETS + 1];
+                for_each_bucket(range, &mut |b, _| start[b + 1] += 1);
+                for b in 0..PAIR_BUCKETS {
+                    start[b + 1] += start[b];
                 }
-                hits
+                let mut runs = vec![0u32; start[PAIR_BUCKETS] as usize];
+                let mut next = start.clone();
+                for_each_bucket(range, &mut |b, r| {
+                    runs[next[b] as usize] = r;
+                    next[b] += 1;
+                });
+                PairPart { start, runs }
             })
             .collect();
-        parts.concat()
+        PairRuns { parts }
+    }
+
+    /// `f` over consecutive parts of the runs `m` can match in (given as
+    /// run indices), in parallel; the results in book order.
+    pub fn map_matchable_at<T: Send>(
+        &self,
+        m: &BookMatcher,
+        f: impl Fn(&mut dyn Iterator<Item = usize>) -> T + Sync,
+    ) -> Vec<T> {
+        use rayon::prelude::*;
+        match &m.runs {
+            None => self.slices.par_iter().map(|r| f(&mut r.clone())).collect(),
+            Some(runs) => {
+                let size = runs.len().div_ceil(2 * rayon::current_num_threads());
+                runs.par_chunks(size.max(1))
+                    .map(|part| f(&mut part.iter().map(|&r| r as usize)))
+                    .collect()
+            }
+        }
+    }
+
+    /// Every match of `m` in the runs (leftmost-longest or as the
+    /// automaton finds them), in book order; the runs searched in
+    /// parallel.
+    pub fn find_all(&self, m: &BookMatcher) -> Vec<RunHit> {
+        self.map_matchable_at(m, |part| {
+            let mut hits = Vec::new();
+            for r in part {
+                for found in m.ac.find_iter(self.at(r).text) {
+                    hits.push(RunHit {
+                        run: r as u32,
+                        pattern: found.pattern().as_u32(),
+                        start: found.start() as u32,
+                        end: found.end() as u32,
+                    });
+                }
+            }
+            hits
+        })
+        .concat()
+    }
+
+    /// `f` over consecutive parts of the runs `m` can match in, in
+    /// parallel; the results in book order.
+    pub fn map_matchable<T: Send>(
+        &self,
+        m: &BookMatcher,
+        f: impl Fn(&mut dyn Iterator<Item = Run<'a>>) -> T + Sync,
+    ) -> Vec<T> {
+        self.map_matchable_at(m, |part| f(&mut part.map(|r| self.at(r))))
     }
 
     /// The slices, in book order.
@@ -529,6 +702,46 @@ mod tests {
             assert_eq!(joined, all, "{parts} parts");
             assert!(cs.len() <= parts + 1);
         }
+    }
+
+    #[test]
+    fn book_matchers_find_what_a_search_of_every_run_finds() {
+        use aho_corasick::MatchKind;
+        let text = "宋江见了李逵，李逵道：宋江哥哥！林冲、鲁智深与宋江同往，江州。";
+        let store = RunStore::new(&[text, "宋江李逵林冲江"]);
+        let rs = store.runs();
+        let every = |names: &[&str], kind: MatchKind| -> Vec<RunHit> {
+            let ac = crate::entity::name_matcher(names, kind);
+            let mut hits = Vec::new();
+            for (r, run) in rs.iter().enumerate() {
+                for m in ac.find_iter(run.text) {
+                    hits.push(RunHit {
+                        run: r as u32,
+                        pattern: m.pattern().as_u32(),
+                        start: m.start() as u32,
+                        end: m.end() as u32,
+                    });
+                }
+            }
+            hits
+        };
+        let cases: [&[&str]; 4] = [
+            &["宋江", "李逵", "宋江哥哥", "鲁智深"],
+            // A name of one character: every run is searched.
+            &["林冲", "江"],
+            // A name no run can hold, and one the book never says.
+            &["林冲、鲁智深", "武松"],
+            &[],
+        ];
+        for names in cases {
+            for kind in [MatchKind::LeftmostLongest, MatchKind::Standard] {
+                let found = rs.find_all(&rs.matcher(names, kind));
+                assert_eq!(found, every(names, kind), "{names:?}");
+            }
+        }
+        assert_eq!(rs.runs_holding(&["武松"]), Some(vec![]));
+        assert_eq!(rs.runs_holding(&["江"]), None);
+        assert_eq!(rs.runs_holding(&["李逵"]).map(|r| r.len()), Some(3));
     }
 
     #[test]

@@ -609,8 +609,9 @@ fn first_two_bit(a: char, b: char) -> usize {
 }
 
 /// What two characters side by side are in jieba's dictionary (a word, a
-/// common word), looked up at most once per slice of the book and pair: each
-/// slice keeps its own cache, so no look-up takes a lock.
+/// common word), looked up about once per thread and pair: each thread
+/// keeps its own cache for all the slices it counts, so no look-up takes a
+/// lock.
 struct Bigrams {
     /// By position in the current run (several features read each).
     at: Vec<Option<(bool, bool)>>,

@@ -49,10 +49,9 @@ impl Recognizer {
         if ranks.is_empty() {
             return all;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             ranks.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         let persons: Vec<&str> = all
             .iter()

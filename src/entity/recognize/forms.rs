@@ -26,7 +26,7 @@
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
 use super::{class_index, decided, Decided, Measured, Recognizer};
-use crate::entity::corpus::{Run, Runs};
+use crate::entity::corpus::{BookMatcher, Run, Runs};
 use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
 use crate::hash::FxMap;
@@ -177,10 +177,9 @@ impl Recognizer {
         // The title is the start of a longer word at most of the form's
         // occurrences (楚老爷|子: 老爷子, an old man of the house), or its
         // surname the end of a decided name (百花谷|谷主): no form.
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             forms.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
-            false,
         );
         // Decided names that end with a form's surname (百花谷 before
         // 谷谷主): where the text says one of them, the form starts inside it.
@@ -388,10 +387,9 @@ impl Recognizer {
         if words.is_empty() {
             return BTreeSet::new();
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             words.iter().map(|d| d.name.as_str()),
             MatchKind::LeftmostLongest,
-            false,
         );
         let mut as_noun = vec![0u32; words.len()];
         for hit in runs.find_all(&ac) {
@@ -428,11 +426,10 @@ impl Recognizer {
         if persons.is_empty() || self.lex.epithet_words.is_empty() {
             return decided;
         }
-        let (names, owner) = said_by(&decided, &persons, |_| true);
-        let cues = crate::entity::name_matcher(
+        let (names, owner) = said_by(&decided, &persons, |_| true, runs);
+        let cues = runs.matcher(
             self.lex.epithet_words.iter().map(String::as_str),
             MatchKind::LeftmostLongest,
-            false,
         );
         // epithet → the people it is introduced for
         let mut introduced: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
@@ -606,7 +603,7 @@ impl Recognizer {
         ids.dedup();
         // A full name is also said by its aliases (北刀 for 韩千山).
         let full_ids: std::collections::HashSet<usize> = full.values().flatten().copied().collect();
-        let (ac, named) = said_by(&decided, &ids, |i| full_ids.contains(&i));
+        let (ac, named) = said_by(&decided, &ids, |i| full_ids.contains(&i), runs);
         let mut per_chapter: FxMap<(usize, usize), f64> = FxMap::default();
         // Where each is said: (chapter, byte position in the chapter's runs
         // laid end to end), in text order.
@@ -681,16 +678,10 @@ impl Recognizer {
             .collect();
         let mut holds: std::collections::HashSet<(usize, usize)> = Default::default();
         if !titled.is_empty() {
-            let ac = crate::entity::name_matcher(
-                titled.iter().map(|n| n.2.as_str()),
-                MatchKind::Standard,
-                false,
-            );
-            for run in runs.iter() {
-                for m in ac.find_iter(run.text) {
-                    let (form, person, _) = &titled[m.pattern().as_usize()];
-                    holds.insert((*form, *person));
-                }
+            let ac = runs.matcher(titled.iter().map(|n| n.2.as_str()), MatchKind::Standard);
+            for m in runs.find_all(&ac) {
+                let (form, person, _) = &titled[m.pattern as usize];
+                holds.insert((*form, *person));
             }
         }
         // Each form's person, if one clearly: the one who takes most of
@@ -791,7 +782,7 @@ impl Recognizer {
         if persons.len() < 2 {
             return decided;
         }
-        let (ac, owner) = said_by(&decided, &persons, |_| true);
+        let (ac, owner) = said_by(&decided, &persons, |_| true, runs);
         let mut adjacent: FxMap<(usize, usize), u32> = FxMap::default();
         for pair in runs.find_all(&ac).windows(2) {
             let (a, b) = (pair[0], pair[1]);
@@ -861,7 +852,7 @@ impl Recognizer {
             .filter(|(_, c)| c[class_index(CueClass::Same)] > 0)
             .map(|(w, _)| w.as_str())
             .collect();
-        let (ac, owner) = said_by(&decided, &persons, |_| true);
+        let (ac, owner) = said_by(&decided, &persons, |_| true, runs);
         // B at `at` of a run ends the clause, or a particle or title follows it.
         let ends_clause = |rest: &str| {
             rest.is_empty()
@@ -869,15 +860,16 @@ impl Recognizer {
                 || self.titles.keys().any(|t| rest.starts_with(t.as_str()))
         };
         let found_in = |text: &str| -> Vec<(usize, usize, usize)> {
-            ac.find_iter(text)
+            ac.ac
+                .find_iter(text)
                 .map(|m| (m.start(), m.end(), owner[m.pattern().as_usize()]))
                 .collect()
         };
         // Each run on its own (in parallel), looking at the next run only
         // when A ends this one at a comma (姬X，即武王).
-        let pairs: BTreeSet<(usize, usize)> = (0..runs.len())
-            .into_par_iter()
-            .flat_map_iter(|i| {
+        let pairs: Vec<Vec<(usize, usize)>> = runs.map_matchable_at(&ac, |part| {
+            let mut pairs = Vec::new();
+            for i in part {
                 let run = runs.at(i);
                 let found = found_in(run.text);
                 let mut out: Vec<(usize, usize)> = found
@@ -913,9 +905,11 @@ impl Recognizer {
                         }
                     }
                 }
-                out
-            })
-            .collect();
+                pairs.extend(out);
+            }
+            pairs
+        });
+        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().flatten().collect();
         let mut partners: FxMap<usize, Vec<usize>> = FxMap::default();
         for &(a, b) in &pairs {
             partners.entry(a).or_default().push(b);
@@ -1012,13 +1006,11 @@ impl Recognizer {
                 }
             }
         }
-        let ac = crate::entity::name_matcher(&forms, MatchKind::LeftmostLongest, false);
-        let pairs: Vec<(usize, usize)> = (0..runs.len())
-            .into_par_iter()
-            .flat_map_iter(|r| {
-                let run = runs.at(r);
-                let mut out = Vec::new();
-                for m in ac.find_iter(run.text) {
+        let ac = runs.matcher(&forms, MatchKind::LeftmostLongest);
+        let pairs: Vec<Vec<(usize, usize)>> = runs.map_matchable(&ac, |part| {
+            let mut out = Vec::new();
+            for run in part {
+                for m in ac.ac.find_iter(run.text) {
                     let (p, surname) = owner[m.pattern().as_usize()];
                     let mut before = run.text[..m.start()].chars().rev();
                     let (Some(h), Some(b)) = (before.next(), before.next()) else {
@@ -1043,10 +1035,10 @@ impl Recognizer {
                         }
                     }
                 }
-                out
-            })
-            .collect();
-        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().collect();
+            }
+            out
+        });
+        let pairs: BTreeSet<(usize, usize)> = pairs.into_iter().flatten().collect();
         let mut partners: FxMap<usize, usize> = FxMap::default();
         for &(f, p) in &pairs {
             *partners.entry(f).or_default() += 1;
@@ -1135,33 +1127,34 @@ impl Recognizer {
             return decided;
         }
         let ids: Vec<usize> = by_surname.values().flatten().copied().collect();
-        let (ac, owner) = said_by(&decided, &ids, |_| false);
+        let (ac, owner) = said_by(&decided, &ids, |_| false, runs);
         let group_of: FxMap<usize, &str> = by_surname
             .iter()
             .flat_map(|(s, rows)| rows.iter().map(move |&i| (i, s.as_str())))
             .collect();
         // Surnames with two of their forms in one clause.
-        let two_women: std::collections::HashSet<&str> = (0..runs.len())
-            .into_par_iter()
-            .flat_map_iter(|r| {
+        let two_women: Vec<Vec<&str>> = runs.map_matchable(&ac, |part| {
+            let mut two = Vec::new();
+            for run in part {
                 let mut seen: Vec<usize> = ac
-                    .find_iter(runs.at(r).text)
+                    .ac
+                    .find_iter(run.text)
                     .map(|m| owner[m.pattern().as_usize()])
                     .collect();
                 seen.sort_unstable();
                 seen.dedup();
-                let mut out = Vec::new();
                 for (k, &a) in seen.iter().enumerate() {
-                    out.extend(
+                    two.extend(
                         seen[k + 1..]
                             .iter()
                             .filter(|&&b| group_of[&a] == group_of[&b])
                             .map(|_| group_of[&a]),
                     );
                 }
-                out
-            })
-            .collect();
+            }
+            two
+        });
+        let two_women: std::collections::HashSet<&str> = two_women.into_iter().flatten().collect();
         let mut bind = Vec::new();
         for (surname, rows) in &by_surname {
             if two_women.contains(surname.as_str())
@@ -1234,7 +1227,8 @@ fn said_by(
     decided: &[Decided],
     ids: &[usize],
     with_aliases: impl Fn(usize) -> bool,
-) -> (aho_corasick::AhoCorasick, Vec<usize>) {
+    runs: &Runs,
+) -> (BookMatcher, Vec<usize>) {
     let mut names: Vec<&str> = Vec::new();
     let mut owner: Vec<usize> = Vec::new();
     for &i in ids {
@@ -1245,8 +1239,7 @@ fn said_by(
             owner.push(i);
         }
     }
-    let ac = crate::entity::name_matcher(&names, MatchKind::LeftmostLongest, false);
-    (ac, owner)
+    (runs.matcher(&names, MatchKind::LeftmostLongest), owner)
 }
 
 /// Moves each `(from, into)` entity into the other as an alias (with its

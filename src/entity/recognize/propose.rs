@@ -53,19 +53,27 @@ impl Recognizer {
         // Each thread counts its slices into one set of tables, so that
         // only a set per thread is alive, not one per slice. The counts are
         // sums and sorted tallies: the same whichever thread counted which
-        // slice, in whatever order.
+        // slice, in whatever order. The thread's cache of character pairs
+        // (`Bigrams::local`) also serves all its slices: a slice meets most
+        // of the pairs the one before it met.
         let threads = rayon::current_num_threads();
-        let per_thread: Vec<Mutex<Option<Counts>>> =
-            (0..threads).map(|_| Mutex::new(None)).collect();
+        /// A thread's counts and its cache of character pairs.
+        type Slot = Option<(Counts, Vec<u64>)>;
+        let per_thread: Vec<Mutex<Slot>> = (0..threads).map(|_| Mutex::new(None)).collect();
         parts.par_iter().for_each(|part| {
             let slot = rayon::current_thread_index().unwrap_or(0) % threads;
             let mut counts = per_thread[slot].lock().expect("no count panicked");
-            let counts = counts.get_or_insert_with(|| Counts::new(index.aux.len()));
-            self.count_into(part, &index, counts);
+            let (counts, pairs) = counts.get_or_insert_with(|| {
+                (
+                    Counts::new(index.aux.len()),
+                    vec![0; 1 << LOCAL_BIGRAM_BITS],
+                )
+            });
+            self.count_into(part, &index, counts, pairs);
         });
         let counts = per_thread
             .into_iter()
-            .filter_map(|c| c.into_inner().expect("no count panicked"))
+            .filter_map(|c| c.into_inner().expect("no count panicked").map(|c| c.0))
             .reduce(|mut a, b| {
                 a.add(b);
                 a
@@ -135,10 +143,16 @@ impl Recognizer {
     /// contexts, added to `counts`. Context features depend on a boundary
     /// only: computed once per position, when some candidate first needs
     /// them.
-    pub(super) fn count_into(&self, runs: &RunSlice, index: &CandidateIndex, counts: &mut Counts) {
+    pub(super) fn count_into(
+        &self,
+        runs: &RunSlice,
+        index: &CandidateIndex,
+        counts: &mut Counts,
+        pairs: &mut Vec<u64>,
+    ) {
         let mut crossing = Bigrams {
             at: Vec::new(),
-            local: vec![0; 1 << LOCAL_BIGRAM_BITS],
+            local: std::mem::take(pairs),
         };
         let mut lfeat: Vec<Option<LeftFeat>> = Vec::new();
         let mut rfeat: Vec<Option<RightFeat>> = Vec::new();
@@ -195,6 +209,7 @@ impl Recognizer {
                 }
             }
         }
+        *pairs = crossing.local;
     }
 
     /// Strings proposed at character `i` of a run (anchored there by a

@@ -310,11 +310,7 @@ impl Recognizer {
         if names.is_empty() {
             return first;
         }
-        let ac = crate::entity::name_matcher(
-            names.iter(),
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
+        let ac = runs.matcher(names.iter(), aho_corasick::MatchKind::LeftmostLongest);
         let mut framed = vec![0u32; names.len()];
         for hit in runs.find_all(&ac) {
             let run = runs.at(hit.run as usize);
@@ -584,10 +580,9 @@ impl Recognizer {
         if decided.is_empty() {
             return decided;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             decided.iter().map(|d| d.name.as_str()),
             aho_corasick::MatchKind::Standard,
-            true,
         );
         // Two matches overlap only if their starts are less than the
         // longest name apart: each match looks at that window only, so the
@@ -599,13 +594,12 @@ impl Recognizer {
         let strength = |d: &Decided| (listed(d), d.count, (d.score * 1000.0) as i64);
         // Counted per slice of the book in parallel, then added up.
         let (straddled, seen) = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
+            .map_matchable(&ac, |part| {
                 let mut straddled = vec![0u32; decided.len()];
                 let mut seen = vec![0u32; decided.len()];
-                for run in part.iter() {
+                for run in part {
                     let mut ms: Vec<(usize, usize, usize)> = ac
+                        .ac
                         .find_overlapping_iter(run.text)
                         .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
                         .collect();
@@ -627,8 +621,9 @@ impl Recognizer {
                 }
                 (straddled, seen)
             })
-            .reduce(
-                || (vec![0; decided.len()], vec![0; decided.len()]),
+            .into_iter()
+            .fold(
+                (vec![0; decided.len()], vec![0; decided.len()]),
                 |(mut s1, mut n1), (s2, n2)| {
                     for (a, b) in s1.iter_mut().zip(s2) {
                         *a += b;
@@ -666,7 +661,6 @@ impl Recognizer {
         let known_ac = crate::entity::name_matcher(
             known_list.iter().map(|k| k.0),
             aho_corasick::MatchKind::LeftmostLongest,
-            true,
         );
         // `tailed`: the items share a following word (X兵马、Y兵马), which
         // vouches for the boundary; otherwise a person needs a surname.
@@ -977,18 +971,15 @@ impl Recognizer {
         if persons.is_empty() || self.lex.realm_words.is_empty() {
             return decided;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             persons.iter().map(|&i| decided[i].name.as_str()),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         let counts: Vec<(u32, u32)> = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
+            .map_matchable(&ac, |part| {
                 let mut counts = vec![(0u32, 0u32); persons.len()];
-                for run in part.iter() {
-                    for m in ac.find_iter(run.text) {
+                for run in part {
+                    for m in ac.ac.find_iter(run.text) {
                         let after = &run.text[m.end()..];
                         let after = after.strip_prefix('之').unwrap_or(after);
                         let c = &mut counts[m.pattern().as_usize()];
@@ -1005,16 +996,14 @@ impl Recognizer {
                 }
                 counts
             })
-            .reduce(
-                || vec![(0, 0); persons.len()],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        x.0 += y.0;
-                        x.1 += y.1;
-                    }
-                    a
-                },
-            );
+            .into_iter()
+            .fold(vec![(0, 0); persons.len()], |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+                a
+            });
         for (&i, &(all, realm)) in persons.iter().zip(&counts) {
             if realm >= 10 && f64::from(realm) >= REALM_SHARE * f64::from(all) {
                 let d = &mut decided[i];
@@ -1320,10 +1309,9 @@ impl Recognizer {
                 }
             }
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             patterns.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         runs.find_all(&ac)
             .into_iter()
@@ -1456,10 +1444,9 @@ impl Recognizer {
         if self.lex.empire_words.is_empty() {
             return decided;
         }
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             self.lex.empire_words.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
         let persons: BTreeSet<&str> = decided
@@ -1811,11 +1798,7 @@ impl Recognizer {
         if cities.is_empty() {
             return first;
         }
-        let ac = crate::entity::name_matcher(
-            cities.iter(),
-            aho_corasick::MatchKind::LeftmostLongest,
-            false,
-        );
+        let ac = runs.matcher(cities.iter(), aho_corasick::MatchKind::LeftmostLongest);
         let mut addressed: Vec<usize> = Vec::new();
         for hit in runs.find_all(&ac) {
             let run = runs.at(hit.run as usize);
@@ -2420,19 +2403,16 @@ impl Recognizer {
             .filter(|d| d.kind == EntityType::Person)
             .map(|d| d.name.as_str())
             .collect();
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             names.iter().map(String::as_str),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         // Per name: (occurrences, occurrences inside a set phrase).
         let seen = runs
-            .slices()
-            .par_iter()
-            .map(|part| {
+            .map_matchable(&ac, |part| {
                 let mut seen = vec![(0u32, 0u32); names.len()];
-                for run in part.iter() {
-                    for m in ac.find_iter(run.text) {
+                for run in part {
+                    for m in ac.ac.find_iter(run.text) {
                         let cell = &mut seen[m.pattern().as_usize()];
                         cell.0 += 1;
                         let faction = slip_checked[m.pattern().as_usize()];
@@ -2445,16 +2425,14 @@ impl Recognizer {
                 }
                 seen
             })
-            .reduce(
-                || vec![(0, 0); names.len()],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        x.0 += y.0;
-                        x.1 += y.1;
-                    }
-                    a
-                },
-            );
+            .into_iter()
+            .fold(vec![(0, 0); names.len()], |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+                a
+            });
         let idioms: HashSet<&str> = names
             .iter()
             .zip(&seen)
@@ -2496,23 +2474,21 @@ impl Recognizer {
         let mut words: Vec<&str> = cands.iter().map(|(_, w)| w.as_str()).collect();
         words.sort_unstable();
         words.dedup();
-        let ac = crate::entity::name_matcher(
+        let ac = runs.matcher(
             words.iter().copied(),
             aho_corasick::MatchKind::LeftmostLongest,
-            false,
         );
         // Per word: (said without a direction before it, after each direction).
         let mut alone = vec![0u32; words.len()];
         let mut after: Vec<BTreeMap<char, u32>> = vec![BTreeMap::new(); words.len()];
-        for run in runs.iter() {
-            for m in ac.find_iter(run.text) {
-                let k = m.pattern().as_usize();
-                match run.text[..m.start()].chars().next_back() {
-                    Some(c) if self.chars.direction.contains(&c) => {
-                        *after[k].entry(c).or_default() += 1;
-                    }
-                    _ => alone[k] += 1,
+        for m in runs.find_all(&ac) {
+            let k = m.pattern as usize;
+            let text = runs.at(m.run as usize).text;
+            match text[..m.start as usize].chars().next_back() {
+                Some(c) if self.chars.direction.contains(&c) => {
+                    *after[k].entry(c).or_default() += 1;
                 }
+                _ => alone[k] += 1,
             }
         }
         let positions: HashSet<usize> = cands
@@ -2649,9 +2625,9 @@ fn any_mention_reads<'t>(
     runs: &Runs<'t>,
     reads: impl Fn(&Run<'t>, usize, usize, &corpus::RunHit) -> bool,
 ) -> Vec<bool> {
-    let ac = crate::entity::name_matcher(names, aho_corasick::MatchKind::LeftmostLongest, false);
+    let matcher = runs.matcher(names, aho_corasick::MatchKind::LeftmostLongest);
     let mut read = vec![false; names.len()];
-    for hit in runs.find_all(&ac) {
+    for hit in runs.find_all(&matcher) {
         let h = hit.pattern as usize;
         if read[h] {
             continue;
@@ -2672,31 +2648,23 @@ pub(super) fn count_in_where<S: AsRef<str> + Sync>(
     runs: &Runs,
     keep: impl Fn(&str, usize, usize) -> bool + Sync,
 ) -> Vec<u32> {
-    let ac = crate::entity::name_matcher(
-        names.iter().map(|n| n.as_ref()),
-        aho_corasick::MatchKind::LeftmostLongest,
-        false,
-    );
-    runs.slices()
-        .par_iter()
-        .map(|part| {
-            let mut counts = vec![0u32; names.len()];
-            for run in part.iter() {
-                for m in ac.find_iter(run.text) {
-                    counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start(), m.end()));
-                }
+    let matcher = runs.matcher(names, aho_corasick::MatchKind::LeftmostLongest);
+    runs.map_matchable(&matcher, |part| {
+        let mut counts = vec![0u32; names.len()];
+        for run in part {
+            for m in matcher.ac.find_iter(run.text) {
+                counts[m.pattern().as_usize()] += u32::from(keep(run.text, m.start(), m.end()));
             }
-            counts
-        })
-        .reduce(
-            || vec![0; names.len()],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
-                }
-                a
-            },
-        )
+        }
+        counts
+    })
+    .into_iter()
+    .fold(vec![0; names.len()], |mut a, b| {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x += y;
+        }
+        a
+    })
 }
 
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
@@ -2705,23 +2673,21 @@ fn occurring(strings: BTreeSet<String>, runs: &Runs) -> BTreeSet<String> {
         return strings;
     }
     let strings: Vec<String> = strings.into_iter().collect();
-    let ac = crate::entity::name_matcher(&strings, aho_corasick::MatchKind::Standard, false);
+    let matcher = runs.matcher(&strings, aho_corasick::MatchKind::Standard);
     let found: Vec<bool> = runs
-        .slices()
-        .par_iter()
-        .map(|part| {
+        .map_matchable(&matcher, |part| {
             let mut found = vec![false; strings.len()];
-            for run in part.iter() {
-                for m in ac.find_overlapping_iter(run.text) {
+            for run in part {
+                for m in matcher.ac.find_overlapping_iter(run.text) {
                     found[m.pattern().as_usize()] = true;
                 }
             }
             found
         })
-        .reduce(
-            || vec![false; strings.len()],
-            |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
-        );
+        .into_iter()
+        .fold(vec![false; strings.len()], |a, b| {
+            a.iter().zip(&b).map(|(x, y)| *x || *y).collect()
+        });
     strings
         .into_iter()
         .zip(found)
@@ -2737,7 +2703,6 @@ fn containment(decided: &[Decided]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let ac = crate::entity::name_matcher(
         decided.iter().map(|d| d.name.as_str()),
         aho_corasick::MatchKind::Standard,
-        false,
     );
     for (b, d) in decided.iter().enumerate() {
         let mut inner: Vec<usize> = ac

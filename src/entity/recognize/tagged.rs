@@ -214,7 +214,7 @@ impl Recognizer {
         if clipped.is_empty() {
             return added;
         }
-        let ac = aho_corasick::AhoCorasick::new(&clipped).expect("names build an automaton");
+        let ac = runs.matcher(&clipped, aho_corasick::MatchKind::Standard);
         // Per clipped name: what each mention says of the character after
         // it (`taken_next_char`).
         let mut next: Vec<BTreeSet<Option<char>>> = vec![BTreeSet::new(); clipped.len()];
