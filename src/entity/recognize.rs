@@ -1622,13 +1622,13 @@ impl Recognizer {
         }) {
             return rule.cloned();
         }
-        let chapter_speaker = short
+        let chapter_reading = short
             && rule.is_none()
             && match kind {
                 EntityType::Person => self.speaking_surname(w, st, p),
                 _ => self.visited_place_shape(w, st, p),
             };
-        if (prob < MODEL_THRESHOLD || prob <= p[model::NONE]) && !chapter_speaker {
+        if (prob < MODEL_THRESHOLD || prob <= p[model::NONE]) && !chapter_reading {
             // In a chapter-sized text the model sees few occurrences: the
             // rules' verdict stands unless the model is sure it is no name.
             return rule
@@ -1662,7 +1662,7 @@ impl Recognizer {
         };
         d.score = prob as f64;
         d.evidence
-            .insert(if chapter_speaker && prob < MODEL_THRESHOLD {
+            .insert(if chapter_reading && prob < MODEL_THRESHOLD {
                 "chapter"
             } else {
                 "model"
