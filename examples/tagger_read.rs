@@ -6,9 +6,8 @@
 //! ```
 
 use std::collections::BTreeMap;
-use zhnovel::charset::is_han;
 use zhnovel::entity::tagger::Tagger;
-use zhnovel::entity::{Lexicon, Recognizer};
+use zhnovel::entity::{han_runs, Lexicon, Recognizer};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,25 +19,13 @@ fn main() {
     };
     let recognizer = Recognizer::new(Lexicon::builtin());
     let hints = recognizer.tagger_hints();
-    let chars: Vec<char> = text.chars().collect();
     let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if !is_han(chars[i]) {
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < chars.len() && is_han(chars[j]) {
-            j += 1;
-        }
-        let before = if i > 0 { chars[i - 1] } else { '\n' };
-        let after = chars.get(j).copied().unwrap_or('\n');
-        for (s, e, kind) in tagger.spans(&chars[i..j], before, after, hints) {
-            let name: String = chars[i + s..i + e].iter().collect();
+    // The runs the recognizer hands the tagger.
+    for (chars, before, after) in han_runs(&[&text]) {
+        for (s, e, kind) in tagger.spans(&chars, before, after, hints) {
+            let name: String = chars[s..e].iter().collect();
             *counts.entry((name, format!("{kind:?}"))).or_default() += 1;
         }
-        i = j;
     }
     let mut rows: Vec<_> = counts.into_iter().collect();
     rows.sort_by_key(|((n, k), c)| (std::cmp::Reverse(*c), n.clone(), k.clone()));

@@ -1543,8 +1543,13 @@ impl Recognizer {
     /// (an office's compound, a peak, an inn: X府, X峰, X店), which the
     /// model, reading few mentions, calls no name.
     fn frequent_moved_place(&self, w: &str, st: &Stat, p: [f32; 3], m: &Measured) -> bool {
-        moved_to_often(st, m.total_chars, p)
-            && self.place_suffix(w).is_some()
+        moved_to_often(st, m.total_chars, p) && self.plain_place_shape(w)
+    }
+
+    /// A name with a place suffix that is no generic or common word
+    /// (丘陵, 街道): shaped like a place the text names, not a word.
+    fn plain_place_shape(&self, w: &str) -> bool {
+        self.place_suffix(w).is_some()
             && !self.is_generic(w)
             && !self.is_frequent_word(w, tagged::COMMON_WORD_FREQ)
     }
@@ -1679,9 +1684,7 @@ impl Recognizer {
             && p[model::PLACE] > p[model::PERSON]
             && st.count >= MIN_MODEL_COUNT
             && st.mov + st.loc > 0
-            && self.place_suffix(w).is_some()
-            && !self.is_generic(w)
-            && !self.is_frequent_word(w, tagged::COMMON_WORD_FREQ)
+            && self.plain_place_shape(w)
     }
 
     /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
@@ -2749,33 +2752,131 @@ mod tests {
     ];
 
     #[test]
-    fn frequent_clause_openers_by_table() {
-        let st = |count, left_punct, right_distinct| Stat {
+    fn frequent_clause_openers_and_places_gone_to_by_table() {
+        let st = |count, left_punct, right_distinct, mov, left_distinct| Stat {
             count,
             left_punct,
             right_distinct,
+            mov,
+            left_distinct,
             ..Stat::default()
         };
-        // (stat, characters of text, [none, person, place], opener)
-        let table = [
-            (st(25, 16, 12), 3_000, [0.66, 0.33, 0.01], true),
-            (st(5, 3, 2), 5_000, [0.6, 0.3, 0.1], true),
+        type Test = fn(&Stat, u64, [f32; 3]) -> bool;
+        // (test, stat, characters of text, [none, person, place], taken)
+        let table: [(Test, Stat, u64, [f32; 3], bool); 15] = [
+            (
+                opens_clauses_often,
+                st(25, 16, 12, 0, 0),
+                3_000,
+                [0.66, 0.33, 0.01],
+                true,
+            ),
+            (
+                opens_clauses_often,
+                st(5, 3, 2, 0, 0),
+                5_000,
+                [0.6, 0.3, 0.1],
+                true,
+            ),
             // too rare for the text, or said too few times
-            (st(5, 3, 2), 6_000, [0.6, 0.3, 0.1], false),
-            (st(4, 4, 4), 1_000, [0.6, 0.3, 0.1], false),
+            (
+                opens_clauses_often,
+                st(5, 3, 2, 0, 0),
+                6_000,
+                [0.6, 0.3, 0.1],
+                false,
+            ),
+            (
+                opens_clauses_often,
+                st(4, 4, 4, 0, 0),
+                1_000,
+                [0.6, 0.3, 0.1],
+                false,
+            ),
             // not opening clauses, or always before the same character
-            (st(10, 4, 9), 3_000, [0.6, 0.3, 0.1], false),
-            (st(10, 9, 3), 3_000, [0.6, 0.3, 0.1], false),
+            (
+                opens_clauses_often,
+                st(10, 4, 9, 0, 0),
+                3_000,
+                [0.6, 0.3, 0.1],
+                false,
+            ),
+            (
+                opens_clauses_often,
+                st(10, 9, 3, 0, 0),
+                3_000,
+                [0.6, 0.3, 0.1],
+                false,
+            ),
             // the model reads a place, or hardly a person
-            (st(10, 9, 9), 3_000, [0.5, 0.2, 0.3], false),
-            (st(10, 9, 9), 3_000, [0.91, 0.06, 0.03], false),
+            (
+                opens_clauses_often,
+                st(10, 9, 9, 0, 0),
+                3_000,
+                [0.5, 0.2, 0.3],
+                false,
+            ),
+            (
+                opens_clauses_often,
+                st(10, 9, 9, 0, 0),
+                3_000,
+                [0.91, 0.06, 0.03],
+                false,
+            ),
+            (
+                moved_to_often,
+                st(5, 0, 0, 2, 3),
+                3_000,
+                [0.65, 0.01, 0.34],
+                true,
+            ),
+            (
+                moved_to_often,
+                st(4, 0, 0, 1, 2),
+                4_000,
+                [0.6, 0.1, 0.3],
+                true,
+            ),
+            // too rare, never gone to, always after the same character
+            (
+                moved_to_often,
+                st(4, 0, 0, 1, 2),
+                5_000,
+                [0.6, 0.1, 0.3],
+                false,
+            ),
+            (
+                moved_to_often,
+                st(5, 0, 0, 0, 3),
+                3_000,
+                [0.65, 0.01, 0.34],
+                false,
+            ),
+            (
+                moved_to_often,
+                st(6, 0, 0, 2, 1),
+                3_000,
+                [0.65, 0.01, 0.34],
+                false,
+            ),
+            // the model hardly reads a place, or reads a person more
+            (
+                moved_to_often,
+                st(5, 0, 0, 2, 3),
+                3_000,
+                [0.85, 0.05, 0.1],
+                false,
+            ),
+            (
+                moved_to_often,
+                st(5, 0, 0, 2, 3),
+                3_000,
+                [0.4, 0.31, 0.29],
+                false,
+            ),
         ];
-        for (stat, chars, p, want) in table {
-            assert_eq!(
-                opens_clauses_often(&stat, chars, p),
-                want,
-                "{stat:?} {chars} {p:?}"
-            );
+        for (test, stat, chars, p, want) in table {
+            assert_eq!(test(&stat, chars, p), want, "{stat:?} {chars} {p:?}");
         }
     }
 
@@ -2805,35 +2906,6 @@ mod tests {
             want.map(|(n, k)| (n.to_string(), k)).to_vec(),
             "{kept:?}"
         );
-    }
-
-    #[test]
-    fn places_the_text_goes_to_by_table() {
-        let st = |count, mov, left_distinct| Stat {
-            count,
-            mov,
-            left_distinct,
-            ..Stat::default()
-        };
-        // (stat, characters of text, [none, person, place], a place)
-        let table = [
-            (st(5, 2, 3), 3_000, [0.65, 0.01, 0.34], true),
-            (st(4, 1, 2), 4_000, [0.6, 0.1, 0.3], true),
-            // too rare, never gone to, always after the same character
-            (st(4, 1, 2), 5_000, [0.6, 0.1, 0.3], false),
-            (st(5, 0, 3), 3_000, [0.65, 0.01, 0.34], false),
-            (st(6, 2, 1), 3_000, [0.65, 0.01, 0.34], false),
-            // the model hardly reads a place, or reads a person more
-            (st(5, 2, 3), 3_000, [0.85, 0.05, 0.1], false),
-            (st(5, 2, 3), 3_000, [0.4, 0.31, 0.29], false),
-        ];
-        for (stat, chars, p, want) in table {
-            assert_eq!(
-                moved_to_often(&stat, chars, p),
-                want,
-                "{stat:?} {chars} {p:?}"
-            );
-        }
     }
 
     #[test]
