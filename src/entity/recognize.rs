@@ -1675,16 +1675,48 @@ impl Recognizer {
         Some(d)
     }
 
-    /// A name with a place suffix, no generic or common word (丘陵), said at least twice,
-    /// gone to or located in (`mov`, `loc`), that the model reads as a place
-    /// more than as a person at `CHAPTER_PLACE_MIN` or more: in a
-    /// chapter-sized text, a place (督军府, 断云峰).
+    /// A name with a place suffix, no generic or common word (丘陵), that
+    /// the model reads as a place more than as a person, and that a
+    /// chapter-sized text either
+    /// - says at least twice, gone to or located in (`mov`, `loc`), read as
+    ///   a place at `CHAPTER_PLACE_MIN` or more (督军府, 断云峰); or
+    /// - keeps coming back to (`repeated_place_name`): in a chapter, the
+    ///   model, trained on whole books, reads few mentions and calls such a
+    ///   town or pass no name (桥头镇 of a generic 桥头).
     fn visited_place_shape(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
-        p[model::PLACE] >= CHAPTER_PLACE_MIN
-            && p[model::PLACE] > p[model::PERSON]
+        let gone_to = p[model::PLACE] >= CHAPTER_PLACE_MIN
             && st.count >= MIN_MODEL_COUNT
-            && st.mov + st.loc > 0
+            && st.mov + st.loc > 0;
+        p[model::PLACE] > p[model::PERSON]
+            && (gone_to || self.repeated_place_name(w, st, p))
             && self.plain_place_shape(w)
+    }
+
+    /// A name of three characters or more said `CHAPTER_REPEATED_PLACE`
+    /// times after different characters at half of its mentions and not
+    /// always before the same one (no piece of a longer name: 落雁山|庄),
+    /// never speaking, that the model reads as a place at
+    /// `CHAPTER_REPEATED_PLACE_MIN` or more. Not a cue and a place word
+    /// (进入|山), a locative phrase (院子里, 门洞里), nor a name with a
+    /// faction's suffix too (X门, X帮: a sect as often as a place).
+    fn repeated_place_name(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
+        let chars: Vec<char> = w.chars().collect();
+        let last = chars[chars.len() - 1];
+        chars.len() >= 3
+            && p[model::PLACE] >= CHAPTER_REPEATED_PLACE_MIN
+            && st.count >= CHAPTER_REPEATED_PLACE
+            && st.say == 0
+            && st.left_distinct * 2 >= st.count
+            && !st.same_right()
+            && !self
+                .lex
+                .cues
+                .contains_key(&chars[..2].iter().collect::<String>())
+            && !self.chars.locative.contains(&last)
+            && !self
+                .lex
+                .faction_suffixes
+                .contains_key(last.to_string().as_str())
     }
 
     /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
@@ -1951,6 +1983,15 @@ const CHAPTER_PERSON_MIN: f32 = 0.3;
 /// The model's place reading at which a place-shaped name gone to is a
 /// place in a chapter-sized text (`visited_place_shape`).
 const CHAPTER_PLACE_MIN: f32 = 0.33;
+
+/// Mentions in a chapter-sized text a place name needs when it is not gone
+/// to (`repeated_place_name`).
+const CHAPTER_REPEATED_PLACE: u32 = 3;
+
+/// The model's place probability a place name said `CHAPTER_REPEATED_PLACE`
+/// times in a chapter needs: below it the strings are phrases (忠报国,
+/// 叹了口).
+const CHAPTER_REPEATED_PLACE_MIN: f32 = 0.03;
 
 /// The model's person reading above which a surnamed name the rules took
 /// as a faction by its suffix is a person (`surnamed_suffix_faction`).
@@ -2228,6 +2269,46 @@ mod tests {
                 ..Stat::default()
             };
             assert_eq!(r.speaking_surname(w, &st, p), person, "{w} {st:?} {p:?}");
+            assert_eq!(r.visited_place_shape(w, &st, p), place, "{w} {st:?} {p:?}");
+        }
+    }
+
+    #[test]
+    fn places_a_chapter_keeps_coming_back_to_by_table() {
+        let r = recognizer();
+        // (name, mentions, distinct characters before it and after it,
+        // speaks, [none, person, place], a place by `visited_place_shape`
+        // without `mov`)
+        type Row<'a> = (&'a str, u32, [u32; 2], u32, [f32; 3], bool);
+        let table: [Row; 13] = [
+            ("韩岭镇", 3, [2, 2], 0, [0.9, 0.02, 0.08], true),
+            ("韩岭镇", 9, [8, 5], 0, [0.9, 0.02, 0.08], true),
+            // Said twice; after the same character (a piece of 上韩岭镇…);
+            // before the same one (a piece of 韩岭镇口…).
+            ("韩岭镇", 2, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            ("韩岭镇", 3, [1, 2], 0, [0.9, 0.02, 0.08], false),
+            ("韩岭镇", 3, [2, 1], 0, [0.9, 0.02, 0.08], false),
+            // Speaks; read as a person more; hardly read as a place.
+            ("韩岭镇", 3, [2, 2], 1, [0.9, 0.02, 0.08], false),
+            ("韩岭镇", 3, [2, 2], 0, [0.8, 0.15, 0.05], false),
+            ("韩岭镇", 3, [2, 2], 0, [0.98, 0.0, 0.02], false),
+            // Two characters; a cue and a place word; a locative phrase; a
+            // sect's suffix.
+            ("岭镇", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            ("前往山", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            ("院子里", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            ("韩岭门", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            // A common word.
+            ("丘陵", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+        ];
+        for (w, count, [left_distinct, right_distinct], say, p, place) in table {
+            let st = Stat {
+                count,
+                left_distinct,
+                right_distinct,
+                say,
+                ..Stat::default()
+            };
             assert_eq!(r.visited_place_shape(w, &st, p), place, "{w} {st:?} {p:?}");
         }
     }

@@ -229,6 +229,16 @@ fn a_chapter_s_compound_gone_to_is_a_place() {
     assert_renamed_probe_row("minguo/ch4.txt", "督军府", "护军府", 9, "place", "chapter");
 }
 
+/// A town whose name starts with a common word (X口镇: 山口 is a pass),
+/// which a war chapter comes back to nine times: the model, reading few
+/// mentions of a generic-looking name, gives it a place reading of about
+/// 0.1; a place-shaped name a chapter keeps coming back to is a place
+/// (`chapter`).
+#[test]
+fn a_town_a_chapter_keeps_coming_back_to_is_a_place() {
+    assert_renamed_probe_row("warweb/ch2.txt", "桥头镇", "山口镇", 9, "place", "chapter");
+}
+
 /// A family name + two characters ending with a sect's suffix (X敬宗: 宗
 /// ends sects), which the chapter has speak and act: the rules take it as a
 /// faction by its suffix, the model, asked about it, is sure of a person.
