@@ -1446,12 +1446,14 @@ impl Recognizer {
         let all = self.bind_declared(all, runs);
         phases.mark(t0, "decide: declared");
         let all = self.bind_birth_order(all, runs);
-        let all = self.bind_vocative_given_names(all, runs);
         let all = self.bind_faction_prefixed(all);
         phases.mark(t0, "decide: birth order");
         // Again, now that epithets say their person's chapters too.
         let all = self.bind_title_forms(all, runs);
         let all = self.settle_unbound_forms(all, short);
+        // After the forms: a given name's mentions (安人 of 岳安人 is
+        // also a lady's title) must not lend chapters to its person.
+        let all = self.bind_vocative_given_names(all, runs);
         phases.mark(t0, "decide: title forms again");
         let mut all = self.realm_names(all, runs);
         // Again: coordination (陆鲁、…) may have proposed one.
@@ -1696,9 +1698,10 @@ impl Recognizer {
     /// times after different characters at half of its mentions and not
     /// always before the same one (no piece of a longer name: 落雁山|庄),
     /// never speaking, that the model reads as a place at
-    /// `CHAPTER_REPEATED_PLACE_MIN` or more. Not a cue and a place word
-    /// (进入|山), a locative phrase (院子里, 门洞里), nor a name with a
-    /// faction's suffix too (X门, X帮: a sect as often as a place).
+    /// `CHAPTER_REPEATED_PLACE_MIN` or more. Not a function word or a cue
+    /// and a place word (什么|都, 进入|山), a locative phrase (院子里,
+    /// 门洞里), nor a name with a faction's suffix too (X门, X帮: a sect
+    /// as often as a place).
     fn repeated_place_name(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
         let chars: Vec<char> = w.chars().collect();
         let last = chars[chars.len() - 1];
@@ -1708,6 +1711,7 @@ impl Recognizer {
             && st.say == 0
             && st.left_distinct * 2 >= st.count
             && !st.same_right()
+            && !self.function_word_and_suffix(w)
             && !self
                 .lex
                 .cues
@@ -2280,7 +2284,7 @@ mod tests {
         // speaks, [none, person, place], a place by `visited_place_shape`
         // without `mov`)
         type Row<'a> = (&'a str, u32, [u32; 2], u32, [f32; 3], bool);
-        let table: [Row; 13] = [
+        let table: [Row; 14] = [
             ("韩岭镇", 3, [2, 2], 0, [0.9, 0.02, 0.08], true),
             ("韩岭镇", 9, [8, 5], 0, [0.9, 0.02, 0.08], true),
             // Said twice; after the same character (a piece of 上韩岭镇…);
@@ -2292,10 +2296,11 @@ mod tests {
             ("韩岭镇", 3, [2, 2], 1, [0.9, 0.02, 0.08], false),
             ("韩岭镇", 3, [2, 2], 0, [0.8, 0.15, 0.05], false),
             ("韩岭镇", 3, [2, 2], 0, [0.98, 0.0, 0.02], false),
-            // Two characters; a cue and a place word; a locative phrase; a
-            // sect's suffix.
+            // Two characters; a cue or a function word and a place word; a
+            // locative phrase; a sect's suffix.
             ("岭镇", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("前往山", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            ("什么都", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("院子里", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("韩岭门", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             // A common word.

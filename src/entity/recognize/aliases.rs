@@ -4,18 +4,33 @@
 
 use super::*;
 
-/// Times a given name must stand alone between punctuation (清欢，你…) to
-/// be taken for its person.
+/// Times a given name must stand alone between punctuation (清欢，你…) or
+/// open a clause as a person (`name_context`: 。清欢道) to be taken for its
+/// person.
 const MIN_VOCATIVE: usize = 2;
 
+/// Times a given name that is also a word of jieba's dictionary (飞虎,
+/// 长亭) must open a clause as a person to be taken for its person; said
+/// alone between punctuation it may be the word.
+const MIN_SPOKEN_WORD: usize = 3;
+
+/// Mentions a person needs before a given name that opens clauses joins it.
+const MIN_HOLDER_MENTIONS: u32 = 3;
+
 impl Recognizer {
-    /// A person's two-character given name said alone between punctuation
-    /// at least `MIN_VOCATIVE` times (“清欢，你放心”: the form people use
-    /// to call one another in modern fiction, where no cue follows it, so no
-    /// rule proposes it) joins that person (evidence `alias`), when one
-    /// person only has that given name and it is no word of the dictionary
-    /// nor any other name (沉舟 of 破釜沉舟 is a word: left alone), nor a
-    /// cue or a form of address.
+    /// A person's two-character given name said alone joins that person
+    /// (evidence `alias`), when one person only has that given name and it
+    /// is no other name, nor a cue or a form of address:
+    /// - said alone between punctuation at least `MIN_VOCATIVE` times
+    ///   (“清欢，你放心”: the form people use to call one another in modern
+    ///   fiction, where no cue follows it, so no rule proposes it), when it
+    ///   is no word of the dictionary (沉舟 of 破釜沉舟 is a word: left
+    ///   alone); or
+    /// - opening clauses as a person (`name_context`: 。清欢道, 。飞虎曰)
+    ///   as often, or `MIN_SPOKEN_WORD` times for a word of the dictionary:
+    ///   classical fiction calls its heroes by the given name once it has
+    ///   named them in full, and the model, trained on full names, refuses
+    ///   a given name whose mentions mostly sit inside the full name.
     pub(super) fn bind_vocative_given_names(
         &self,
         mut decided: Vec<Decided>,
@@ -45,7 +60,6 @@ impl Recognizer {
             // given name of one person.
             let first = chars[sl];
             if names.contains(given.as_str())
-                || self.vocab.has_word(&given)
                 || self.lex.cues.contains_key(&given)
                 || self.chars.birth_order.contains(&first)
                 || self.chars.address_prefix.contains(&first)
@@ -65,29 +79,57 @@ impl Recognizer {
         if holder.is_empty() {
             return decided;
         }
-        let counts: BTreeMap<&str, usize> = runs
+        // Per given name: (said alone between punctuation, opening a clause
+        // as a person). A run that opens with a longer decided name (飞虎兵)
+        // does not open with the given name.
+        let counts: BTreeMap<&str, (usize, usize)> = runs
             .slices()
             .par_iter()
             .map(|part| {
-                let mut local: BTreeMap<&str, usize> = BTreeMap::new();
+                let mut local: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
                 for run in part.iter() {
                     if let Some((given, _)) = holder.get_key_value(run.text) {
-                        *local.entry(given.as_str()).or_default() += 1;
+                        local.entry(given.as_str()).or_default().0 += 1;
+                        continue;
+                    }
+                    let Some((end, _)) = run.text.char_indices().nth(2) else {
+                        continue;
+                    };
+                    let Some((given, _)) = holder.get_key_value(&run.text[..end]) else {
+                        continue;
+                    };
+                    let longer = (3..=4).any(|k| k <= run.len() && names.contains(run.sub(0, k)));
+                    if !longer && self.name_context(&run, 0, 2).0 {
+                        local.entry(given.as_str()).or_default().1 += 1;
                     }
                 }
                 local
             })
             .reduce(BTreeMap::new, |mut a, b| {
-                for (k, n) in b {
-                    *a.entry(k).or_default() += n;
+                for (k, (alone, opening)) in b {
+                    let e = a.entry(k).or_default();
+                    e.0 += alone;
+                    e.1 += opening;
                 }
                 a
             });
-        for (given, n) in counts {
-            if n < MIN_VOCATIVE {
+        for (given, (alone, opening)) in counts {
+            let Some(Some(i)) = holder.get(given) else {
                 continue;
-            }
-            if let Some(Some(i)) = holder.get(given) {
+            };
+            // A clause-opening given name needs a person the text names
+            // often enough to lend it (侯出班, said once, is no one).
+            let opening = if decided[*i].count >= MIN_HOLDER_MENTIONS {
+                opening
+            } else {
+                0
+            };
+            let taken = if self.vocab.has_word(given) {
+                opening >= MIN_SPOKEN_WORD
+            } else {
+                alone + opening >= MIN_VOCATIVE
+            };
+            if taken {
                 decided[*i].aliases.insert(given.to_string());
                 decided[*i].evidence.insert("alias");
             }
@@ -483,6 +525,40 @@ mod tests {
         assert_eq!(aliases(&["苏青禾"], once)[0].1, Vec::<String>::new());
         let shared = aliases(&["苏青禾", "柯青禾"], text);
         assert!(shared.iter().all(|(_, a)| a.is_empty()), "{shared:?}");
+    }
+
+    #[test]
+    fn a_given_name_opening_clauses_as_a_person_joins_its_one_person() {
+        let r = Recognizer::new(Lexicon::builtin());
+        let aliases = |persons: &[(&str, u32)], text: &str| -> Vec<(String, Vec<String>)> {
+            let store = RunStore::new(&[text]);
+            let decided = persons
+                .iter()
+                .map(|&(p, n)| decided_owned(p.to_string(), EntityType::Person, 0.9, &["sur"], n))
+                .collect();
+            r.bind_vocative_given_names(decided, &store.runs())
+                .into_iter()
+                .map(|d| (d.name, d.aliases.into_iter().collect()))
+                .collect()
+        };
+        let given = |persons: &[(&str, u32)], text: &str| -> Vec<String> {
+            aliases(persons, text).swap_remove(0).1
+        };
+        // 青禾 opens two clauses before a speech or action cue.
+        let text = "苏青禾点了点头。青禾道：“好。”青禾笑道：“走。”";
+        assert_eq!(given(&[("苏青禾", 5)], text), ["青禾"]);
+        // Once only; or a person said too seldom to lend it.
+        let once = "苏青禾点了点头。青禾道：“好。”";
+        assert!(given(&[("苏青禾", 5)], once).is_empty());
+        assert!(given(&[("苏青禾", 2)], text).is_empty());
+        // A longer decided name opening the clause is not the given name.
+        let army = "苏青禾点了点头。青禾营道：“好。”青禾营笑道：“走。”";
+        assert!(given(&[("苏青禾", 5), ("青禾营", 2)], army).is_empty());
+        // A given name that is a word of the dictionary (长亭) needs three.
+        let word = "柯长亭点了点头。长亭道：“好。”长亭笑道：“走。”";
+        assert!(given(&[("柯长亭", 5)], word).is_empty());
+        let thrice = format!("{word}长亭道：“来。”");
+        assert_eq!(given(&[("柯长亭", 5)], &thrice), ["长亭"]);
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl Recognizer {
     /// A function word (jieba: pronoun, adverb, preposition, conjunction,
     /// particle, numeral or classifier) + a place suffix: 甚么|寺. A noun
     /// stem is fine (桃花|村).
-    fn function_word_and_suffix(&self, w: &str) -> bool {
+    pub(super) fn function_word_and_suffix(&self, w: &str) -> bool {
         let Some((l, _, _)) = self.place_suffix(w) else {
             return false;
         };
