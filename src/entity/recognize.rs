@@ -108,7 +108,7 @@ use super::model::{self, Model};
 use super::tagger::{Hints, Tagger};
 use super::{Catalog, Entity, EntityType};
 use crate::charset::CharSet;
-use crate::hash::FxMap;
+use crate::hash::{FxMap, FxSet};
 use crate::segment::Vocabulary;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -200,7 +200,7 @@ pub struct Recognizer {
     function_chars: CharSet,
     numerals: CharSet,
     /// Single-character factions that are polities (秦, 燕, 宋 …).
-    factions_1: HashSet<String>,
+    factions_1: FxSet<String>,
     surnames: FxMap<String, u8>,
     titles: FxMap<String, TitlePosition>,
     /// Cues and titles of up to `MAX_CUE` characters, with every part they

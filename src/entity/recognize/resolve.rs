@@ -658,6 +658,9 @@ impl Recognizer {
             .map(|d| (d.name.as_str(), d.kind))
             .collect();
         let known_list: Vec<(&str, EntityType)> = known.iter().map(|(w, k)| (*w, *k)).collect();
+        // Every part of a known name, so that "some known name holds w" is
+        // one look-up rather than a search through every name.
+        let known_parts: FxSet<&str> = known.keys().flat_map(|k| substrings(k)).collect();
         let known_ac = crate::entity::name_matcher(
             known_list.iter().map(|k| k.0),
             aho_corasick::MatchKind::LeftmostLongest,
@@ -676,7 +679,7 @@ impl Recognizer {
                 return;
             }
             // 宋清立 holds the known 宋清: a misread boundary, not a new name.
-            if known.keys().any(|k| w.contains(k) || k.contains(w)) {
+            if known_parts.contains(w) || substrings(w).iter().any(|p| known.contains_key(p)) {
                 return;
             }
             let chars: Vec<char> = w.chars().collect();
@@ -2665,6 +2668,22 @@ pub(super) fn count_in_where<S: AsRef<str> + Sync>(
         }
         a
     })
+}
+
+/// Every non-empty substring of `w`, on character boundaries.
+fn substrings(w: &str) -> Vec<&str> {
+    let bounds: Vec<usize> = w
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(w.len()))
+        .collect();
+    let mut out = Vec::new();
+    for (a, &start) in bounds.iter().enumerate() {
+        for &end in &bounds[a + 1..] {
+            out.push(&w[start..end]);
+        }
+    }
+    out
 }
 
 /// The strings of `strings` that occur in the book (runs scanned in parallel).
