@@ -40,6 +40,9 @@ pub struct Model {
     pub hidden: Vec<Hidden>,
     /// Free-text lines saying what the model was trained on (kept as comments).
     pub provenance: Vec<String>,
+    /// The hidden units' input weights by feature, then by unit
+    /// (`pack_hidden`), made by `parse` and `train` from `hidden`.
+    hidden_by_feature: Vec<f32>,
 }
 
 /// One hidden unit of a model.
@@ -69,24 +72,32 @@ impl Model {
             .enumerate()
             .map(|(j, &v)| (v - self.mean[j]) / self.scale[j])
             .collect();
-        let mut z = [0f32; 3];
-        for (k, zk) in z.iter_mut().enumerate() {
-            let mut s = self.bias[k];
-            for (j, &v) in xs.iter().enumerate() {
-                s += self.weights[k][j] * v;
+        // Each sum adds its terms in feature order, as a plain loop per class
+        // and per unit would (the same floating-point result), but the
+        // sums are interleaved: one sum after another waits on each
+        // addition, side by side they do not, and the units' sums run as
+        // vector operations.
+        let mut z = [self.bias[0], self.bias[1], self.bias[2]];
+        for (j, &v) in xs.iter().enumerate() {
+            for (zk, w) in z.iter_mut().zip(&self.weights) {
+                *zk += w[j] * v;
             }
-            *zk = s;
         }
-        for h in &self.hidden {
-            let a = (h.bias
-                + h.inp
-                    .iter()
-                    .zip(&xs)
-                    .map(|(u, &v)| u * v.clamp(-HIDDEN_CLIP, HIDDEN_CLIP))
-                    .sum::<f32>())
-            .tanh();
-            for (k, zk) in z.iter_mut().enumerate() {
-                *zk += h.out[k] * a;
+        let units = self.hidden.len();
+        if units > 0 {
+            // -0.0: where `Iterator::sum` of f32 starts.
+            let mut sums = vec![-0.0f32; units];
+            for (&v, by_unit) in xs.iter().zip(self.hidden_by_feature.chunks_exact(units)) {
+                let v = v.clamp(-HIDDEN_CLIP, HIDDEN_CLIP);
+                for (s, &u) in sums.iter_mut().zip(by_unit) {
+                    *s += u * v;
+                }
+            }
+            for (h, s) in self.hidden.iter().zip(sums) {
+                let a = (h.bias + s).tanh();
+                for (k, zk) in z.iter_mut().enumerate() {
+                    *zk += h.out[k] * a;
+                }
             }
         }
         softmax(z)
@@ -170,6 +181,7 @@ impl Model {
             ));
         }
         Ok(Model {
+            hidden_by_feature: pack_hidden(&hidden, features.len()),
             features,
             mean,
             scale,
@@ -386,7 +398,7 @@ impl Model {
             }
         }
         let r = |v: f64| round6(v as f32);
-        Model {
+        let mut model = Model {
             features: names.iter().map(|s| s.to_string()).collect(),
             mean,
             scale,
@@ -408,8 +420,19 @@ impl Model {
                 })
                 .collect(),
             provenance,
-        }
+            hidden_by_feature: Vec::new(),
+        };
+        model.hidden_by_feature = pack_hidden(&model.hidden, d);
+        model
     }
+}
+
+/// The hidden units' input weights, feature by feature: for each feature,
+/// its weight in every unit, in unit order (what `predict` reads).
+fn pack_hidden(hidden: &[Hidden], features: usize) -> Vec<f32> {
+    (0..features)
+        .flat_map(|j| hidden.iter().map(move |h| h.inp[j]))
+        .collect()
 }
 
 /// Fits averaged into one model when it has hidden units.

@@ -108,7 +108,7 @@ use super::model::{self, Model};
 use super::tagger::{Hints, Tagger};
 use super::{Catalog, Entity, EntityType};
 use crate::charset::CharSet;
-use crate::hash::FxMap;
+use crate::hash::{FxMap, FxSet};
 use crate::segment::Vocabulary;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -200,7 +200,7 @@ pub struct Recognizer {
     function_chars: CharSet,
     numerals: CharSet,
     /// Single-character factions that are polities (秦, 燕, 宋 …).
-    factions_1: HashSet<String>,
+    factions_1: FxSet<String>,
     surnames: FxMap<String, u8>,
     titles: FxMap<String, TitlePosition>,
     /// Cues and titles of up to `MAX_CUE` characters, with every part they
@@ -762,6 +762,50 @@ impl Counts {
         }
         self.total_chars += other.total_chars;
     }
+}
+
+/// Names (decided ones, mostly), asked whether one of them holds a string
+/// (`in_one`) or a string holds one of them (`holds_one`) in a few
+/// look-ups: a search through every name costs a comparison per name, and
+/// the passes that ask do so for thousands of strings.
+struct NameParts<'a> {
+    names: FxSet<&'a str>,
+    /// Every non-empty substring of every name.
+    parts: FxSet<&'a str>,
+}
+
+impl<'a> NameParts<'a> {
+    fn new(names: impl IntoIterator<Item = &'a str>) -> NameParts<'a> {
+        let names: FxSet<&'a str> = names.into_iter().collect();
+        let parts = names.iter().flat_map(|n| substrings(n)).collect();
+        NameParts { names, parts }
+    }
+
+    /// Whether some name contains `w`.
+    fn in_one(&self, w: &str) -> bool {
+        !self.names.is_empty() && (w.is_empty() || self.parts.contains(w))
+    }
+
+    /// Whether `w` contains some name.
+    fn holds_one(&self, w: &str) -> bool {
+        self.names.contains("") || substrings(w).iter().any(|p| self.names.contains(p))
+    }
+}
+
+/// Every non-empty substring of `w`, on character boundaries.
+fn substrings(w: &str) -> Vec<&str> {
+    let bounds: Vec<usize> = w
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(w.len()))
+        .collect();
+    let mut out = Vec::new();
+    for (a, &start) in bounds.iter().enumerate() {
+        for &end in &bounds[a + 1..] {
+            out.push(&w[start..end]);
+        }
+    }
+    out
 }
 
 /// A decided entity before aliases and merging.

@@ -172,11 +172,11 @@ impl Recognizer {
                 i = j;
             }
         });
-        let known: Vec<&str> = all
-            .iter()
-            .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
-            .map(String::as_str)
-            .collect();
+        let known = NameParts::new(
+            all.iter()
+                .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
+                .map(String::as_str),
+        );
         // A place: the stem before a place suffix is at least two characters.
         let is_place = |w: &str| {
             let chars: Vec<char> = w.chars().collect();
@@ -187,7 +187,8 @@ impl Recognizer {
             .filter(|(w, &[total, clean, _, _])| {
                 clean >= FOREIGN_MIN
                     && 2 * clean > total
-                    && !known.iter().any(|k| k.contains(**w) || w.contains(k))
+                    && !known.in_one(w)
+                    && !known.holds_one(w)
                     && !self.is_generic(w)
                     && !self.is_plain_word(w)
             })

@@ -25,7 +25,7 @@
 //!   names (`bind_faction_prefixed`).
 //! - A faction named as 大X, X朝, X国 or X邦 is the faction X when X is one.
 
-use super::{class_index, decided, Decided, Measured, Recognizer};
+use super::{class_index, decided, Decided, Measured, NameParts, Recognizer};
 use crate::entity::corpus::{BookMatcher, Run, Runs};
 use crate::entity::lexicon::CueClass;
 use crate::entity::EntityType;
@@ -309,11 +309,11 @@ impl Recognizer {
     /// 老周 t) is one all the same, unless the book also uses it as a noun,
     /// after a demonstrative or classifier (那小童, 一个小童).
     pub(super) fn add_address_forms(&self, mut all: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
-        let known: std::collections::HashSet<&str> = all
-            .iter()
-            .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
-            .map(String::as_str)
-            .collect();
+        let known = NameParts::new(
+            all.iter()
+                .flat_map(|d| std::iter::once(&d.name).chain(d.aliases.iter()))
+                .map(String::as_str),
+        );
         // A title or honorific starts at character `i` (小韩王).
         let titled = |run: &Run, i: usize| {
             (i + 1..=(i + MAX_TITLE_LEN).min(run.len())).any(|j| {
@@ -355,8 +355,7 @@ impl Recognizer {
                 || 2 * clean <= total
                 || 3 * person < clean
                 || person <= moved
-                || known.contains(w.as_str())
-                || known.iter().any(|k| k.contains(w.as_str()))
+                || known.in_one(&w)
                 || self.is_generic(&w)
             {
                 continue;

@@ -658,6 +658,7 @@ impl Recognizer {
             .map(|d| (d.name.as_str(), d.kind))
             .collect();
         let known_list: Vec<(&str, EntityType)> = known.iter().map(|(w, k)| (*w, *k)).collect();
+        let known_parts = NameParts::new(known.keys().copied());
         let known_ac = crate::entity::name_matcher(
             known_list.iter().map(|k| k.0),
             aho_corasick::MatchKind::LeftmostLongest,
@@ -676,7 +677,7 @@ impl Recognizer {
                 return;
             }
             // 宋清立 holds the known 宋清: a misread boundary, not a new name.
-            if known.keys().any(|k| w.contains(k) || k.contains(w)) {
+            if known_parts.in_one(w) || known_parts.holds_one(w) {
                 return;
             }
             let chars: Vec<char> = w.chars().collect();
@@ -1915,7 +1916,7 @@ impl Recognizer {
     /// a cue happens to anchor it.
     pub(super) fn add_named_arrays(&self, first: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let seen = self.arrays_seen(runs);
-        let known: HashSet<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let known = NameParts::new(first.iter().map(|d| d.name.as_str()));
         let persons: Vec<&str> = first
             .iter()
             .filter(|d| d.kind == EntityType::Person)
@@ -1924,7 +1925,7 @@ impl Recognizer {
         let added: Vec<Decided> = seen
             .iter()
             .filter(|(w, s)| {
-                !known.iter().any(|k| k.contains(w.as_str()))
+                !known.in_one(w)
                     && !persons.iter().any(|p| {
                         let stem: String = w.chars().take(2).collect();
                         w.starts_with(p) || p.ends_with(stem.as_str())
@@ -2051,12 +2052,10 @@ impl Recognizer {
     /// they are part of a decided name. The book is read for them directly.
     pub(super) fn add_function_char_names(&self, first: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let seen = self.function_char_names_seen(runs);
-        let known: Vec<&str> = first.iter().map(|d| d.name.as_str()).collect();
+        let known = NameParts::new(first.iter().map(|d| d.name.as_str()));
         let added: Vec<Decided> = seen
             .iter()
-            .filter(|(w, s)| {
-                !known.iter().any(|k| k.contains(w.as_str())) && self.function_char_name(w, s)
-            })
+            .filter(|(w, s)| !known.in_one(w) && self.function_char_name(w, s))
             .map(|(w, s)| {
                 decided_owned(w.clone(), EntityType::Person, 0.5, &["sur", "say"], s.count)
             })
