@@ -1768,7 +1768,8 @@ impl Recognizer {
     }
 
     /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
-    /// least twice, speaking or acting, that the model reads as a person
+    /// least twice, speaking or acting (or a full name of three characters
+    /// the model hardly reads as a place), that the model reads as a person
     /// more than as a place at `CHAPTER_PERSON_MIN` or more: in a
     /// chapter-sized text, where the model, trained on whole books, sees
     /// few of its mentions and calls it no name, a person. Title forms
@@ -1776,13 +1777,22 @@ impl Recognizer {
     /// holder.
     fn speaking_surname(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
         let chars: Vec<char> = w.chars().collect();
+        let surname = self.surname(&chars, w).filter(|&(_, weight)| weight >= 2);
+        // 屠岸雄, 石金柱: a surname of one character and a given name of
+        // two, the commonest shape of a full name, needs no cue, unless
+        // the model also reads a place (柯帅府) or it ends like a society
+        // (X会).
+        let full_name = surname.is_some_and(|(sl, _)| sl == 1 && chars.len() == 3)
+            && p[model::PLACE] < CHAPTER_FULL_NAME_PLACE_MAX
+            && !self
+                .lex
+                .faction_suffixes
+                .contains_key(chars[2].to_string().as_str());
         p[model::PERSON] >= CHAPTER_PERSON_MIN
             && p[model::PERSON] > p[model::PLACE]
             && st.count >= MIN_MODEL_COUNT
-            && st.say + st.act > 0
-            && self
-                .surname(&chars, w)
-                .is_some_and(|(_, weight)| weight >= 2)
+            && (st.say + st.act > 0 || full_name)
+            && surname.is_some()
             && !self.title_form(w)
     }
 
@@ -2027,6 +2037,10 @@ const MODEL_THRESHOLD: f32 = 0.5;
 /// The model's person reading at which a real surname's name that speaks
 /// or acts is a person in a chapter-sized text (`speaking_surname`).
 const CHAPTER_PERSON_MIN: f32 = 0.3;
+
+/// The model's place reading below which a full name of three characters
+/// needs no cue to be a person in a chapter-sized text (`speaking_surname`).
+const CHAPTER_FULL_NAME_PLACE_MAX: f32 = 0.15;
 
 /// The model's place reading at which a place-shaped name gone to is a
 /// place in a chapter-sized text (`visited_place_shape`).
@@ -2286,11 +2300,19 @@ mod tests {
         // (name, mentions, [say, act, mov, loc], [none, person, place],
         // a person by `speaking_surname`, a place by `visited_place_shape`)
         type Row<'a> = (&'a str, u32, [u32; 4], [f32; 3], bool, bool);
-        let table: [Row; 16] = [
+        let table: [Row; 21] = [
             ("韩道远", 3, [1, 0, 0, 0], [0.6, 0.35, 0.05], true, false),
             ("韩道远", 2, [0, 1, 0, 0], [0.6, 0.35, 0.05], true, false),
             ("韩道远", 1, [1, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
-            ("韩道远", 3, [0, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
+            // A full name of three characters needs no cue; two
+            // characters, a society's suffix (X会), do.
+            ("韩道远", 3, [0, 0, 0, 0], [0.6, 0.35, 0.05], true, false),
+            ("韩远", 3, [0, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
+            ("韩远", 3, [1, 0, 0, 0], [0.6, 0.35, 0.05], true, false),
+            ("韩道会", 3, [0, 0, 0, 0], [0.6, 0.35, 0.05], false, false),
+            // Read as a place too: a cue is needed.
+            ("韩道远", 3, [0, 0, 0, 0], [0.5, 0.3, 0.2], false, false),
+            ("韩道远", 3, [1, 0, 0, 0], [0.5, 0.3, 0.2], true, false),
             ("韩道远", 3, [1, 0, 0, 0], [0.75, 0.2, 0.05], false, false),
             ("韩道远", 3, [1, 0, 0, 0], [0.2, 0.35, 0.45], false, false),
             // A title form is the forms' business.
