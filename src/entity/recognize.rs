@@ -1742,10 +1742,10 @@ impl Recognizer {
     /// times after different characters at half of its mentions and not
     /// always before the same one (no piece of a longer name: 落雁山|庄),
     /// never speaking, that the model reads as a place at
-    /// `CHAPTER_REPEATED_PLACE_MIN` or more. Not a function word or a cue
-    /// and a place word (什么|都, 进入|山), a locative phrase (院子里,
-    /// 门洞里), nor a name with a faction's suffix too (X门, X帮: a sect
-    /// as often as a place).
+    /// `CHAPTER_REPEATED_PLACE_MIN` or more. No function character (比谁都),
+    /// not a function word or a cue and a place word (什么|都, 进入|山), a
+    /// locative phrase (院子里, 门洞里), nor a name with a faction's suffix
+    /// too (X门, X帮: a sect as often as a place).
     fn repeated_place_name(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
         let chars: Vec<char> = w.chars().collect();
         let last = chars[chars.len() - 1];
@@ -1755,6 +1755,7 @@ impl Recognizer {
             && st.say == 0
             && st.left_distinct * 2 >= st.count
             && !st.same_right()
+            && !chars.iter().any(|&c| self.is_function_char(c))
             && !self.function_word_and_suffix(w)
             && !self
                 .lex
@@ -2350,7 +2351,7 @@ mod tests {
         // speaks, [none, person, place], a place by `visited_place_shape`
         // without `mov`)
         type Row<'a> = (&'a str, u32, [u32; 2], u32, [f32; 3], bool);
-        let table: [Row; 14] = [
+        let table: [Row; 15] = [
             ("韩岭镇", 3, [2, 2], 0, [0.9, 0.02, 0.08], true),
             ("韩岭镇", 9, [8, 5], 0, [0.9, 0.02, 0.08], true),
             // Said twice; after the same character (a piece of 上韩岭镇…);
@@ -2367,6 +2368,7 @@ mod tests {
             ("岭镇", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("前往山", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("什么都", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
+            ("比谁都", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("院子里", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             ("韩岭门", 3, [2, 2], 0, [0.9, 0.02, 0.08], false),
             // A common word.
