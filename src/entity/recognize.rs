@@ -1762,10 +1762,17 @@ impl Recognizer {
                 .cues
                 .contains_key(&chars[..2].iter().collect::<String>())
             && !self.chars.locative.contains(&last)
-            && !self
-                .lex
+            && !self.ends_like_a_society(&chars)
+    }
+
+    /// Whether the last character of a name ends societies and sects too
+    /// (`dict/faction_suffixes.txt`: 会, 门, 帮).
+    fn ends_like_a_society(&self, chars: &[char]) -> bool {
+        chars.last().is_some_and(|c| {
+            self.lex
                 .faction_suffixes
-                .contains_key(last.to_string().as_str())
+                .contains_key(c.encode_utf8(&mut [0; 4]) as &str)
+        })
     }
 
     /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
@@ -1785,10 +1792,7 @@ impl Recognizer {
         // (X会).
         let full_name = surname.is_some_and(|(sl, _)| sl == 1 && chars.len() == 3)
             && p[model::PLACE] < CHAPTER_FULL_NAME_PLACE_MAX
-            && !self
-                .lex
-                .faction_suffixes
-                .contains_key(chars[2].to_string().as_str());
+            && !self.ends_like_a_society(&chars);
         p[model::PERSON] >= CHAPTER_PERSON_MIN
             && p[model::PERSON] > p[model::PLACE]
             && st.count >= MIN_MODEL_COUNT

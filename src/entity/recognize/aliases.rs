@@ -92,10 +92,10 @@ impl Recognizer {
                         local.entry(given.as_str()).or_default().0 += 1;
                         continue;
                     }
-                    let Some((end, _)) = run.text.char_indices().nth(2) else {
+                    if run.len() < 3 {
                         continue;
-                    };
-                    let Some((given, _)) = holder.get_key_value(&run.text[..end]) else {
+                    }
+                    let Some((given, _)) = holder.get_key_value(run.sub(0, 2)) else {
                         continue;
                     };
                     let longer = (3..=4).any(|k| k <= run.len() && names.contains(run.sub(0, k)));
