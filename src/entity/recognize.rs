@@ -2468,6 +2468,25 @@ mod tests {
         assert_eq!(judged("黑石山"), Some(EntityType::Place));
     }
 
+    /// One character and a place suffix said once (宝庄, 高庄: often a
+    /// piece of a phrase) is too weak; said twice, or three characters, is
+    /// a place.
+    #[test]
+    fn a_one_character_stem_place_said_once_is_too_weak() {
+        let r = recognizer();
+        let text = "柯北辰到了韩庄。苏青禾回到石岭村。韩铁衣去了柯庄。苏青禾也去柯庄。";
+        let store = corpus::RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let judged = |w: &str| {
+            let st = m.stat(w).unwrap_or_else(|| panic!("{w} is a candidate"));
+            r.judge(w, st, &m).map(|d| d.kind)
+        };
+        assert_eq!(judged("韩庄"), None);
+        assert_eq!(judged("柯庄"), Some(EntityType::Place));
+        assert_eq!(judged("石岭村"), Some(EntityType::Place));
+    }
+
     /// t2s leaves 著 as it is (著名), so a Traditional text's particle 著
     /// (指著, 看著) reaches the recognizer: it bounds names as 着 does (in
     /// the full 水滸傳, 指著 was a person said 57 times).

@@ -1105,6 +1105,11 @@ impl Recognizer {
                 if self.vocab.has_word(w) && !ns {
                     return None;
                 }
+                // 宝庄, 高庄: one character and a suffix, said once, is
+                // too weak unless jieba knows the place.
+                if n == 1 && self.tag_of(w) != Some(Tag::Place) {
+                    return None;
+                }
             } else if self.is_plain_word(w) {
                 return None;
             }
