@@ -2444,24 +2444,27 @@ mod tests {
         assert!(!faction("韩冲会"), "{:?}", catalog.entities());
     }
 
+    /// The type the rules give candidate `w` of `text`, measured alone.
+    fn judged_in(text: &str, w: &str) -> Option<EntityType> {
+        let r = recognizer();
+        let store = corpus::RunStore::new(&[text]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let st = m.stat(w).unwrap_or_else(|| panic!("{w} is a candidate"));
+        r.judge(w, st, &m).map(|d| d.kind)
+    }
+
     /// 上|泰山, 回|黑石山: a locative (before a listed place) or a movement
     /// verb (before a place with a suffix) glued onto a place the book
     /// names alone at least twice as often is no place of its own; the
     /// place alone is.
     #[test]
     fn a_locative_or_movement_verb_before_a_place_is_no_part_of_it() {
-        let r = recognizer();
         let text =
             "韩铁衣上泰山去了。泰山上有座庙。苏青禾也到泰山。众人都在泰山。柯北辰便上泰山来。\
                     石敢当要上泰山，苏青禾也上泰山。泰山脚下人多。泰山高。\
                     柯北辰回黑石山。黑石山下有村。他到了黑石山。黑石山很高。众人回黑石山。";
-        let store = corpus::RunStore::new(&[text]);
-        let runs = store.runs();
-        let m = r.measure(&runs, false, &mut Phases::default());
-        let judged = |w: &str| {
-            let st = m.stat(w).unwrap_or_else(|| panic!("{w} is a candidate"));
-            r.judge(w, st, &m).map(|d| d.kind)
-        };
+        let judged = |w: &str| judged_in(text, w);
         assert_eq!(judged("上泰山"), None);
         assert_eq!(judged("回黑石山"), None);
         assert_eq!(judged("泰山"), Some(EntityType::Place));
@@ -2473,15 +2476,8 @@ mod tests {
     /// a place.
     #[test]
     fn a_one_character_stem_place_said_once_is_too_weak() {
-        let r = recognizer();
         let text = "柯北辰到了韩庄。苏青禾回到石岭村。韩铁衣去了柯庄。苏青禾也去柯庄。";
-        let store = corpus::RunStore::new(&[text]);
-        let runs = store.runs();
-        let m = r.measure(&runs, false, &mut Phases::default());
-        let judged = |w: &str| {
-            let st = m.stat(w).unwrap_or_else(|| panic!("{w} is a candidate"));
-            r.judge(w, st, &m).map(|d| d.kind)
-        };
+        let judged = |w: &str| judged_in(text, w);
         assert_eq!(judged("韩庄"), None);
         assert_eq!(judged("柯庄"), Some(EntityType::Place));
         assert_eq!(judged("石岭村"), Some(EntityType::Place));
