@@ -2271,6 +2271,29 @@ mod tests {
         );
     }
 
+    /// 野泽大队: a modern unit named by its commander, whom the chapter
+    /// also names on his own, is an army; 游击大队 (a common word before
+    /// the unit) is not, nor is a commander's unit said once.
+    #[test]
+    fn a_unit_named_by_its_commander_is_an_army() {
+        let armies = |text: &str| -> Vec<String> {
+            recognizer()
+                .discover(&[text])
+                .entities()
+                .iter()
+                .filter(|e| e.kind == Army)
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        let text = "野泽大队已经出了镇子。野泽放下望远镜，冷笑一声。\
+                    野泽大队的火把排成了一条线。野泽站在河边。\
+                    野泽挥了挥手。野泽大队今夜要过河。\
+                    游击大队来了。游击大队走了。游击大队又来了。";
+        assert_eq!(armies(text), ["野泽大队"]);
+        let once = "野泽大队出了镇子。野泽放下望远镜。野泽站在河边。野泽挥了挥手。";
+        assert!(armies(once).is_empty(), "{:?}", armies(once));
+    }
+
     #[test]
     fn places_only_inside_armies_by_table() {
         let entity = |w: &str, kind: EntityType, ev: &[&'static str], count: u32| Decided {

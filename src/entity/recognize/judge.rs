@@ -412,6 +412,15 @@ impl Recognizer {
         // (率玄甲骑驰援, 玄甲骑三千).
         let counted_in_chapter =
             m.total_chars < SHORT_TEXT && st.count >= 2 && counted_mentions(st) >= 1;
+        // 山崎大队, 坂田联队: a modern unit (an X队 suffix) named by its
+        // commander, whose name the text also says on its own, more often
+        // than with the unit, and who is no common word (游击|大队).
+        let commander_unit = slen == 2
+            && suffix.ends_with('队')
+            && stem_len <= 3
+            && m.count(&stem) > st.count
+            && !self.is_frequent_word(&stem, tagged::COMMON_WORD_FREQ)
+            && st.left_word_cut * 4 < st.count;
         let score = if faction {
             evidence.push("lex");
             0.85
@@ -439,13 +448,14 @@ impl Recognizer {
             evidence.push("sur");
             0.75
         } else if stem_len == 2
-            && (weight >= 3 || counted_troops(st) || counted_in_chapter)
+            && (weight >= 3 || counted_troops(st) || counted_in_chapter || commander_unit)
             && (st.count >= 3 || counted_in_chapter)
             && self.stem_ok(&stem, false)
             && !chars[..2].iter().any(|c| self.is_function_char(*c))
             && !self.chars.complement.contains(&chars[1])
             && (counted_troops(st)
                 || counted_in_chapter
+                || commander_unit
                 || ((!(self.is_plain_word(&stem) || self.is_plain_word(w))
                     || (st.count >= 5 && st.left_word_cut * 4 < st.count))
                     && m.count(&stem) <= st.count + st.count / 2))

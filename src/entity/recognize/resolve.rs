@@ -1235,15 +1235,17 @@ impl Recognizer {
             .filter(|(w, &n)| named_by[*w] == UnitName::Prefixed && prefixed(w, n))
             .map(|(w, _)| w.chars().skip(1).collect())
             .collect();
-        // Three Arabic digits or more (386旅) are a designation, never a
-        // count of units: no series needed.
-        let designation = |w: &str| {
-            named_by[w] == UnitName::Digits && w.chars().filter(char::is_ascii_digit).count() >= 3
+        // Three digits or more (386旅, or 二一七团 read digit by digit, with
+        // no 十) are a designation, never a count of units: no series needed.
+        let designation = |w: &str| match named_by[w] {
+            UnitName::Digits => w.chars().filter(char::is_ascii_digit).count() >= 3,
+            UnitName::Numbered => w.chars().count() > 3 && !w.contains('十'),
+            _ => false,
         };
         // The numbered units that need a series: 一营, 新二团 (not 二团 then),
         // 38团.
         let in_series = |w: &str, n: u32| match named_by[w] {
-            UnitName::Numbered => !taken.contains(w),
+            UnitName::Numbered => !taken.contains(w) && !designation(w),
             UnitName::Prefixed => prefixed(w, n),
             UnitName::Digits => !designation(w),
             UnitName::Nth | UnitName::Word => false,
@@ -1260,6 +1262,7 @@ impl Recognizer {
             let echelon = w.chars().last().expect("a unit");
             let keep = match named_by[w] {
                 _ if in_series(w, n) => n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2,
+                UnitName::Numbered if designation(w) => n >= MIN_NUMBERED_UNIT,
                 UnitName::Numbered | UnitName::Prefixed => false,
                 UnitName::Digits | UnitName::Nth => n >= MIN_NUMBERED_UNIT,
                 UnitName::Word => n >= min_named,
@@ -3843,6 +3846,16 @@ mod tests {
             (
                 "a count is no ordinal",
                 ranks.clone() + &"两团人马到了。两营人马到了。".repeat(3),
+                &[],
+            ),
+            (
+                "three numerals read digit by digit are a designation",
+                ranks.clone() + "三八五团出发。三八五团到了。",
+                &[("三八五团", 2)],
+            ),
+            (
+                "with 十 they are a number that needs a series",
+                ranks.clone() + "三十五团出发。三十五团到了。",
                 &[],
             ),
         ];
