@@ -2294,6 +2294,23 @@ mod tests {
         assert!(armies(once).is_empty(), "{:?}", armies(once));
     }
 
+    /// 三千豹骑: a one-character stem + suffix after counts of troops is
+    /// an army; a verb + 兵 before one (拨兵五千) and a classifier (三千名
+    /// 军士) are not.
+    #[test]
+    fn a_one_character_stem_counted_in_troops_is_an_army() {
+        let text = "韩千山率三千豹骑出城。豹骑来去如风。五千豹骑列阵。\
+                    柯北辰拨兵五千守城。又拨兵三千。三千名军士列阵。五千名军士出城。";
+        let catalog = recognizer().discover(&[text]);
+        let armies: Vec<&str> = catalog
+            .entities()
+            .iter()
+            .filter(|e| e.kind == Army)
+            .map(|e| e.name.as_str())
+            .collect();
+        assert_eq!(armies, ["豹骑"]);
+    }
+
     #[test]
     fn places_only_inside_armies_by_table() {
         let entity = |w: &str, kind: EntityType, ev: &[&'static str], count: u32| Decided {

@@ -447,6 +447,16 @@ impl Recognizer {
             // 柯家军
             evidence.push("sur");
             0.75
+        } else if stem_len == 1
+            && slen == 1
+            && st.after_count >= COUNTED_MIN
+            && st.after_count * COUNTED_SHARE >= st.count
+            && self.counted_stem(chars[0], w)
+        {
+            // 三千狼骑: a one-character stem is mostly a verb (领兵, 发兵,
+            // 拨兵|五千), but no verb comes after a count of troops.
+            evidence.push("stat");
+            0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)
         } else if stem_len == 2
             && (weight >= 3 || counted_troops(st) || counted_in_chapter || commander_unit)
             && (st.count >= 3 || counted_in_chapter)
@@ -471,6 +481,20 @@ impl Recognizer {
             return None;
         };
         Some(decided(w, EntityType::Army, score, &evidence, st))
+    }
+
+    /// A one-character stem an army counted in troops may have: no word
+    /// of jieba's with its suffix (雄兵, 精兵), no numeral, classifier
+    /// (三千名|军士), function character, group word (众兵) or settlement
+    /// (寨兵, 城兵: the garrison of any stockade or town).
+    fn counted_stem(&self, stem: char, w: &str) -> bool {
+        !(self.vocab.has_word(w)
+            || self.numerals.contains(&stem)
+            || self.chars.head_count.contains(&stem)
+            || self.chars.person_counter.contains(&stem)
+            || self.chars.group.contains(&stem)
+            || self.chars.settlement.contains(&stem)
+            || self.is_function_char(stem))
     }
 
     /// 高太尉, 宋太公, 柯员外: what follows the surname is a title or form
