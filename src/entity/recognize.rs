@@ -2484,6 +2484,15 @@ mod tests {
         assert!(!faction("韩冲会"), "{:?}", catalog.entities());
     }
 
+    /// 商会 (chamber of commerce) ends a society's name as one suffix;
+    /// read as 会 alone, its stem would end in 商 and 商会 be an ordinary
+    /// word across the seam.
+    #[test]
+    fn a_chamber_of_commerce_is_a_faction() {
+        let text = "瑞丰商会的人来了。码头归瑞丰商会管。瑞丰商会的伙计推着车。韩冲走了。";
+        assert_eq!(judged_in(text, "瑞丰商会"), Some(EntityType::Faction));
+    }
+
     /// The type the rules give candidate `w` of `text`, measured alone.
     fn judged_in(text: &str, w: &str) -> Option<EntityType> {
         let r = recognizer();
