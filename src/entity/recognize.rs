@@ -1315,7 +1315,10 @@ impl Recognizer {
                         let p = self
                             .person_behind_place_shape(w, st, &x, p, rule[i].as_ref(), model)
                             .unwrap_or(p);
-                        let verdict = self.model_verdict(w, st, p, rule[i].as_ref(), short);
+                        let rule_i = rule[i]
+                            .as_ref()
+                            .filter(|r| !(short && self.cueless_word(r, st, &x)));
+                        let verdict = self.model_verdict(w, st, p, rule_i, short);
                         let verdict = match verdict {
                             None if self.frequent_moved_place(w, st, p, m) => Some(decided(
                                 w,
@@ -1649,6 +1652,26 @@ impl Recognizer {
 
     /// The model's decision from its class probabilities. The rules'
     /// evidence codes are kept when they agree on the type.
+    /// A person the rules read from a surname and statistics alone, never
+    /// speaking, acting, commanding or titled, that is a word of jieba's
+    /// corpus (胡琴, 马刀, 石狮: tagged nr, but things), and whose
+    /// neighbours the book's context model (features `x`) does not read
+    /// as a person's: in a chapter the rules' verdict then does not stand
+    /// against the model's doubt (a general the chapter names in reports,
+    /// 臣父X, keeps his person context).
+    fn cueless_word(&self, rule: &Decided, st: &Stat, x: &[f32]) -> bool {
+        let feature = |name: &str| {
+            FEATURES
+                .iter()
+                .position(|f| *f == name)
+                .map_or(0.0, |k| x[k])
+        };
+        rule.kind == EntityType::Person
+            && st.say + st.act + st.cmd + st.title + st.strong == 0
+            && self.is_frequent_word(&rule.name, CUELESS_WORD_FREQ)
+            && feature("ctx_person_left") + feature("ctx_person_right") <= 0.0
+    }
+
     fn model_verdict(
         &self,
         w: &str,
@@ -1968,6 +1991,10 @@ const MODEL_MIN_CHARS: u64 = 2_000;
 /// unless the model's `none` reaches `SHORT_TEXT_VETO`.
 const SHORT_TEXT: u64 = 20_000;
 const SHORT_TEXT_VETO: f32 = 0.9;
+
+/// How often jieba's corpus must use a word for a person the rules read
+/// without a cue in a chapter to be refused (`cueless_word`).
+const CUELESS_WORD_FREQ: usize = 20;
 
 /// Whether a candidate the model calls no name is said so often and so
 /// like a name that the text's own statistics outweigh the model: at
@@ -2385,6 +2412,41 @@ mod tests {
             };
             assert_eq!(r.speaking_surname(w, &st, p), person, "{w} {st:?} {p:?}");
             assert_eq!(r.visited_place_shape(w, &st, p), place, "{w} {st:?} {p:?}");
+        }
+    }
+
+    /// A chapter's cue-less person that is a common word of jieba's (马鞭,
+    /// tagged nr) is doubted unless the book's context model reads its
+    /// neighbours as a person's; a cue, a name no dictionary holds, or a
+    /// place verdict keeps it.
+    #[test]
+    fn cueless_words_by_table() {
+        let r = recognizer();
+        let k = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
+        // (name, type, act, person context left and right, doubted)
+        let table: [(&str, EntityType, u32, [f32; 2], bool); 6] = [
+            ("马鞭", Person, 0, [-0.5, -0.3], true),
+            ("马鞭", Person, 1, [-0.5, -0.3], false),
+            ("马鞭", Person, 0, [0.5, 0.7], false),
+            ("马鞭", Person, 0, [0.5, -0.7], true),
+            ("韩千山", Person, 0, [-0.5, -0.3], false),
+            ("马鞭", Place, 0, [-0.5, -0.3], false),
+        ];
+        for (w, kind, act, [left, right], doubted) in table {
+            let st = Stat {
+                count: 4,
+                act,
+                ..Stat::default()
+            };
+            let mut x = vec![0.0; FEATURES.len()];
+            x[k("ctx_person_left")] = left;
+            x[k("ctx_person_right")] = right;
+            let rule = decided(w, kind, 0.6, &["stat", "sur"], &st);
+            assert_eq!(
+                r.cueless_word(&rule, &st, &x),
+                doubted,
+                "{w} {kind:?} {act} {left} {right}"
+            );
         }
     }
 
