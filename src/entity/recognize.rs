@@ -2555,6 +2555,16 @@ mod tests {
         assert_eq!(judged_in(text, "瑞丰商会"), Some(EntityType::Faction));
     }
 
+    /// Lanes, concessions and wharves end a modern town's places (胡同,
+    /// 租界, 码头 in dict/place_suffixes.txt).
+    #[test]
+    fn lanes_and_wharves_are_places() {
+        let text = "韩冲到了青槐胡同。青槐胡同里人多。柯北辰走过青槐胡同，又回青槐胡同。\
+                    苏青禾去了鹭湾码头。鹭湾码头停着船。众人赶到鹭湾码头。";
+        assert_eq!(judged_in(text, "青槐胡同"), Some(EntityType::Place));
+        assert_eq!(judged_in(text, "鹭湾码头"), Some(EntityType::Place));
+    }
+
     /// The type the rules give candidate `w` of `text`, measured alone.
     fn judged_in(text: &str, w: &str) -> Option<EntityType> {
         let r = recognizer();
