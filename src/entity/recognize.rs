@@ -2565,6 +2565,17 @@ mod tests {
         assert_eq!(judged_in(text, "鹭湾码头"), Some(EntityType::Place));
     }
 
+    /// A strong suffix (宗) names a school however common its stem (金光,
+    /// a generic word, a surname + a character); 派, also the verb
+    /// "send", does not (元帅派人).
+    #[test]
+    fn a_strong_suffix_names_a_school_of_any_stem() {
+        let text = "金光宗的长老来了。韩冲拜入金光宗。金光宗的山门很高。众人都说金光宗好。\
+                    元帅派人去了。元帅派兵出城。韩冲说元帅派他去。元帅派了三人。";
+        assert_eq!(judged_in(text, "金光宗"), Some(EntityType::Faction));
+        assert_ne!(judged_in(text, "元帅派"), Some(EntityType::Faction));
+    }
+
     /// The type the rules give candidate `w` of `text`, measured alone.
     fn judged_in(text: &str, w: &str) -> Option<EntityType> {
         let r = recognizer();

@@ -285,8 +285,11 @@ impl Recognizer {
         // name as a verb would (X会骑马): the stem then stands without it
         // far more often than with it.
         let suffix_is_function = slen == 1 && self.is_function_char(chars[len - 1]);
-        if self.is_generic(&stem)
-            || !self.stem_ok(&stem, false)
+        // A strong suffix other than a verb's character (派 "send") names a
+        // school however common its stem (云霄宗: the clouds).
+        let any_stem = weight >= 3 && slen == 1 && !self.verbish.contains(&chars[len - 1]);
+        if (self.is_generic(&stem) && !any_stem)
+            || !(self.stem_ok(&stem, false) || (any_stem && self.vocab.has_word(&stem)))
             || chars[..stem_len].iter().any(|c| self.is_function_char(*c))
             || (suffix_is_function && m.count(&stem) >= 2 * st.count)
             || self.is_plain_word(w)
