@@ -2551,8 +2551,11 @@ mod tests {
     /// word across the seam.
     #[test]
     fn a_chamber_of_commerce_is_a_faction() {
-        let text = "瑞丰商会的人来了。码头归瑞丰商会管。瑞丰商会的伙计推着车。韩冲走了。";
+        let text = "瑞丰商会的人来了。码头归瑞丰商会管。瑞丰商会的伙计推着车。韩冲走了。\
+                    长风镖局的镖车到了。韩冲进了长风镖局。长风镖局里人都笑了。众人说起长风镖局，都很敬重。";
         assert_eq!(judged_in(text, "瑞丰商会"), Some(EntityType::Faction));
+        // So does an escort agency: 镖局 is one suffix, not 局 after 长风镖.
+        assert_eq!(judged_in(text, "长风镖局"), Some(EntityType::Faction));
     }
 
     /// Lanes, concessions and wharves end a modern town's places (胡同,

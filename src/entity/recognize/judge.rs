@@ -215,13 +215,15 @@ impl Recognizer {
         if st.count >= 3 && (st.same_right() || st.same_left()) {
             return None;
         }
+        // A faction's suffix may be an ordinary word (平安|镖局, 长风|剑派):
+        // read before the test below.
+        if let Some(f) = self.faction_score(w, &chars, st, m) {
+            return Some(f);
+        }
         // Two ordinary words side by side (山谷入口, 两侧山崖), or one and a
         // locative (山谷中).
         if self.plain_words_joined(&chars) {
             return None;
-        }
-        if let Some(f) = self.faction_score(w, &chars, st, m) {
-            return Some(f);
         }
         let person = self.person_score(w, &chars, st);
         let place = self.place_score(w, &chars, st, m);
