@@ -2923,6 +2923,12 @@ mod tests {
             &[],
         ),
         (
+            "a sect's head named with his surname between (X山庄韩庄主) makes it a faction, by its longer name when both are said as often",
+            "青杉山庄韩庄主到了。青杉山庄的人随后赶来。众人都怕青杉山庄。苏青禾道：“青杉山庄柯庄主也来了。”",
+            &[(Faction, "青杉山庄")],
+            &["杉山庄"],
+        ),
+        (
             "a place its people move to more often than they name its head stays a place",
             "众人来到霜月谷外，又往霜月谷去，回到霜月谷中，霜月谷谷主出来迎接。",
             &[(Place, "霜月谷")],

@@ -1531,7 +1531,9 @@ impl Recognizer {
                 let end = if between == suffix {
                     i - 1
                 } else if (between == '少'
-                    || (between == '的' && !self.chars.settlement.contains(&suffix)))
+                    || (between == '的' && !self.chars.settlement.contains(&suffix))
+                    // X山庄林庄主: the head's surname between.
+                    || self.surnames.contains_key(between.encode_utf8(&mut [0; 4]) as &str))
                     && i >= 4
                     && run.ch(i - 3) == suffix
                 {
@@ -1543,7 +1545,9 @@ impl Recognizer {
                     continue;
                 }
                 // The stem: two or three characters, none a function
-                // character or numeral; the form the book says more often.
+                // character or numeral; the form the book says more often;
+                // of two said as often, the longer (落雁山庄, never 雁山庄
+                // alone), unless it starts with a verb (入X门).
                 let best = (3..=4)
                     .filter(|&len| end >= len)
                     .map(|len| run.sub(end - len, end))
@@ -1551,7 +1555,11 @@ impl Recognizer {
                         w.chars()
                             .all(|c| !self.is_function_char(c) && !self.numerals.contains(&c))
                     })
-                    .max_by_key(|w| (m.count(w), std::cmp::Reverse(w.len())));
+                    .max_by_key(|w| {
+                        let verb_first =
+                            w.chars().next().is_some_and(|c| self.verbish.contains(&c));
+                        (m.count(w), !verb_first && w.chars().count() == 4)
+                    });
                 if let Some(w) = best.filter(|w| m.count(w) >= MIN_TITLED_SECT) {
                     *heads.entry(w.to_string()).or_default() += 1;
                 }
