@@ -1566,7 +1566,7 @@ impl Recognizer {
         self.place_suffix(w)?;
         let mut y = x.to_vec();
         for name in ["place_suffix", "settlement_char", "generic_suffix"] {
-            if let Some(k) = FEATURES.iter().position(|f| *f == name) {
+            if let Some(k) = features::feature_index(name) {
                 y[k] = 0.0;
             }
         }
@@ -1660,12 +1660,7 @@ impl Recognizer {
     /// against the model's doubt (a general the chapter names in reports,
     /// 臣父X, keeps his person context).
     fn cueless_word(&self, rule: &Decided, st: &Stat, x: &[f32]) -> bool {
-        let feature = |name: &str| {
-            FEATURES
-                .iter()
-                .position(|f| *f == name)
-                .map_or(0.0, |k| x[k])
-        };
+        let feature = |name: &str| features::feature_index(name).map_or(0.0, |k| x[k]);
         rule.kind == EntityType::Person
             && st.say + st.act + st.cmd + st.title + st.strong == 0
             && self.is_frequent_word(&rule.name, CUELESS_WORD_FREQ)
@@ -2422,7 +2417,7 @@ mod tests {
     #[test]
     fn cueless_words_by_table() {
         let r = recognizer();
-        let k = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
+        let k = |name: &str| features::feature_index(name).unwrap();
         // (name, type, act, person context left and right, doubted)
         let table: [(&str, EntityType, u32, [f32; 2], bool); 6] = [
             ("马鞭", Person, 0, [-0.5, -0.3], true),

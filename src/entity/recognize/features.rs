@@ -75,6 +75,11 @@ pub const FEATURES: [&str; 56] = [
     "log_mov_unlisted",
 ];
 
+/// The position of a feature in `FEATURES` (and in a feature vector).
+pub(super) fn feature_index(name: &str) -> Option<usize> {
+    FEATURES.iter().position(|f| *f == name)
+}
+
 /// Neighbour code of a run edge (punctuation or a line end): no character has it.
 const EDGE: u32 = 0;
 

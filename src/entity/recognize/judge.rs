@@ -417,7 +417,7 @@ impl Recognizer {
         // (率玄甲骑驰援, 玄甲骑三千).
         let counted_in_chapter =
             m.total_chars < SHORT_TEXT && st.count >= 2 && counted_mentions(st) >= 1;
-        // 山崎大队, 坂田联队: a modern unit (an X队 suffix) named by its
+        // 柏原大队, 野泽联队: a modern unit (an X队 suffix) named by its
         // commander, whose name the text also says on its own, more often
         // than with the unit, and who is no common word (游击|大队).
         let commander_unit = slen == 2
