@@ -2298,15 +2298,7 @@ mod tests {
     /// the unit) is not, nor is a commander's unit said once.
     #[test]
     fn a_unit_named_by_its_commander_is_an_army() {
-        let armies = |text: &str| -> Vec<String> {
-            recognizer()
-                .discover(&[text])
-                .entities()
-                .iter()
-                .filter(|e| e.kind == Army)
-                .map(|e| e.name.clone())
-                .collect()
-        };
+        let armies = |text: &str| names_of(text, Army);
         let text = "野泽大队已经出了镇子。野泽放下望远镜，冷笑一声。\
                     野泽大队的火把排成了一条线。野泽站在河边。\
                     野泽挥了挥手。野泽大队今夜要过河。\
@@ -2323,14 +2315,7 @@ mod tests {
     fn a_one_character_stem_counted_in_troops_is_an_army() {
         let text = "韩千山率三千豹骑出城。豹骑来去如风。五千豹骑列阵。\
                     柯北辰拨兵五千守城。又拨兵三千。三千名军士列阵。五千名军士出城。";
-        let catalog = recognizer().discover(&[text]);
-        let armies: Vec<&str> = catalog
-            .entities()
-            .iter()
-            .filter(|e| e.kind == Army)
-            .map(|e| e.name.as_str())
-            .collect();
-        assert_eq!(armies, ["豹骑"]);
+        assert_eq!(names_of(text, Army), ["豹骑"]);
     }
 
     #[test]
@@ -2572,6 +2557,18 @@ mod tests {
                     元帅派人去了。元帅派兵出城。韩冲说元帅派他去。元帅派了三人。";
         assert_eq!(judged_in(text, "金光宗"), Some(EntityType::Faction));
         assert_ne!(judged_in(text, "元帅派"), Some(EntityType::Faction));
+    }
+
+    /// The names of the entities of one type that discovery finds in
+    /// `text`, in the catalog's order.
+    fn names_of(text: &str, kind: EntityType) -> Vec<String> {
+        recognizer()
+            .discover(&[text])
+            .entities()
+            .iter()
+            .filter(|e| e.kind == kind)
+            .map(|e| e.name.clone())
+            .collect()
     }
 
     /// The type the rules give candidate `w` of `text`, measured alone.
@@ -3403,15 +3400,7 @@ mod tests {
 
     #[test]
     fn transliterated_names_are_persons_in_a_book_that_has_them() {
-        let persons = |text: &str| -> Vec<String> {
-            recognizer()
-                .discover(&[text])
-                .entities()
-                .iter()
-                .filter(|e| e.kind == Person)
-                .map(|e| e.name.clone())
-                .collect()
-        };
+        let persons = |text: &str| names_of(text, Person);
         let two = "塔莎说：“走。”塔莎笑道：“好。”塔莎又道：“来。”";
         let text = format!(
             "克洛维斯说：“走。”克洛维斯笑道：“好。”克洛维斯又道：“来。”\
@@ -3425,14 +3414,8 @@ mod tests {
         assert!(!got.iter().any(|n| n == "洛维斯" || n == "克洛"), "{got:?}");
         // Such a run and a place suffix is a place.
         let town = format!("{text}维尔斯堡的街道上有雾。维尔斯堡很大。众人离了维尔斯堡。");
-        let catalog = recognizer().discover(&[town.as_str()]);
-        let places: Vec<&str> = catalog
-            .entities()
-            .iter()
-            .filter(|e| e.kind == Place)
-            .map(|e| e.name.as_str())
-            .collect();
-        assert!(places.contains(&"维尔斯堡"), "{places:?}");
+        let places = names_of(&town, Place);
+        assert!(places.iter().any(|p| p == "维尔斯堡"), "{places:?}");
         // Two characters alone, in a book without longer foreign names,
         // may be a phrase read by chance.
         let got = persons(two);
