@@ -1366,10 +1366,16 @@ impl Recognizer {
             d.kind == EntityType::Person
                 && (self.counts_people(&d.name) || groups.contains(d.name.as_str()))
         };
+        // Persons counted in troops (五千X骑) are left to the army phase.
+        let troops = |d: &Decided| {
+            d.kind == EntityType::Person
+                && m.stat(&d.name)
+                    .is_some_and(|st| self.counted_troops(&d.name, st))
+        };
         let mut first: Vec<Decided> = verdicts
             .into_iter()
             .filter_map(|v| v.0)
-            .filter(|d| !group(d))
+            .filter(|d| !group(d) && !troops(d))
             .collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phases.mark(t0, "decide: judge");
@@ -1605,7 +1611,7 @@ impl Recognizer {
 
     /// A faction the rules took by its suffix alone (宗, 门, 派) that is
     /// shaped like a person: a one-character surname and two more
-    /// characters, said or seen acting (左敬宗 is a general, not a sect).
+    /// characters, said or seen acting (韩敬宗 is a general, not a sect).
     /// The model, which the rules' factions otherwise bypass, reads it, and
     /// it is a person when the model is sure (`SURNAMED_FACTION_PERSON_MIN`).
     fn surnamed_suffix_faction(&self, w: &str, rule: &Decided, st: &Stat) -> bool {
@@ -1817,6 +1823,12 @@ impl Recognizer {
             && (st.say + st.act > 0 || full_name)
             && surname.is_some()
             && !self.title_form(w)
+    }
+
+    /// Whether `w` ends with an army suffix and is counted in troops at
+    /// least once (五千白狼骑): troops, never a person.
+    fn counted_troops(&self, w: &str, st: &Stat) -> bool {
+        st.after_count > 0 && self.army_suffix(w).is_some()
     }
 
     /// Whether `w` is a surname of weight 2 or more, 小 or 大, and a birth
@@ -2316,6 +2328,26 @@ mod tests {
         let text = "韩千山率三千豹骑出城。豹骑来去如风。五千豹骑列阵。\
                     柯北辰拨兵五千守城。又拨兵三千。三千名军士列阵。五千名军士出城。";
         assert_eq!(names_of(text, Army), ["豹骑"]);
+    }
+
+    /// 五千石鹰骑: a surname + two characters that end with an army
+    /// suffix, acting like a man, is troops once it is counted in them.
+    #[test]
+    fn a_name_counted_in_troops_is_no_person() {
+        let text = "韩千山命石鹰骑埋伏山后。石鹰骑杀出，石鹰骑冲散了敌阵。\
+                    五千石鹰骑回营。韩千山大喜。";
+        assert_eq!(names_of(text, Army), ["石鹰骑"]);
+        assert!(!names_of(text, Person).contains(&"石鹰骑".to_string()));
+        // Never counted, the same string is left to the person rules.
+        let r = recognizer();
+        let st = |after_count: u32| Stat {
+            count: 4,
+            after_count,
+            ..Stat::default()
+        };
+        assert!(r.counted_troops("石鹰骑", &st(1)));
+        assert!(!r.counted_troops("石鹰骑", &st(0)));
+        assert!(!r.counted_troops("石敢当", &st(1)));
     }
 
     #[test]

@@ -39,6 +39,8 @@ const MIN_NAMED_UNIT: u32 = 3;
 const MIN_NAMED_UNIT_SHORT: u32 = 2;
 /// Times each numbered unit of a series (一营, 二营) must be said.
 const MIN_NUMBERED_UNIT: u32 = 2;
+/// Times a numbered unit outside a series (三营 with no 二营) must be said.
+const MIN_LONE_UNIT: u32 = 3;
 
 /// Share of a numbered unit's mentions its prefixed form (新二团) must have.
 const PREFIXED_SHARE: f64 = 0.8;
@@ -689,15 +691,17 @@ impl Recognizer {
                     .get(&w[..chars[0].len_utf8()])
                     .is_some_and(|&sw| sw >= 3);
             if !(2..=4).contains(&chars.len())
-                || chars.iter().any(|&c| {
-                    // 其 and 何 pass in a listed name; 等 (a verb too) does not.
+                || chars.iter().enumerate().any(|(k, &c)| {
+                    // 其 and 何 pass in a listed name; 等 (a verb too) does not
+                    // end one, but a verb's character before its last does
+                    // (谢道元: no "谢 said" between two commas).
                     let bare_function = self.is_function_char(c) && {
                         let one = c.to_string();
                         self.cue(&one, CueClass::Action) == 0
                             && self.cue(&one, CueClass::Speech) == 0
                     };
                     (self.is_function_char(c) || self.not_given.contains(&c))
-                        && !(listed_name && bare_function)
+                        && !(listed_name && (bare_function || k + 1 < chars.len()))
                 })
                 // A dictionary word, unless jieba reads it a person's name
                 // and a list of persons holds it whole (柯北辰、苏青禾).
@@ -1258,10 +1262,17 @@ impl Recognizer {
                 *series.entry(w.chars().last().expect("a unit")).or_default() += 1;
             }
         }
+        // 三营 said again and again stands alone: only 一 before an echelon
+        // is also a count or an adverb (一团 a mass, 一连 in a row).
+        let alone = |w: &str, n: u32| {
+            named_by[w] == UnitName::Numbered && !w.starts_with('一') && n >= MIN_LONE_UNIT
+        };
         for (w, &n) in names.iter().zip(&counts) {
             let echelon = w.chars().last().expect("a unit");
             let keep = match named_by[w] {
-                _ if in_series(w, n) => n >= MIN_NUMBERED_UNIT && series[&echelon] >= 2,
+                _ if in_series(w, n) => {
+                    n >= MIN_NUMBERED_UNIT && (series[&echelon] >= 2 || alone(w, n))
+                }
                 UnitName::Numbered if designation(w) => n >= MIN_NUMBERED_UNIT,
                 UnitName::Numbered | UnitName::Prefixed => false,
                 UnitName::Digits | UnitName::Nth => n >= MIN_NUMBERED_UNIT,
@@ -2995,10 +3006,11 @@ mod tests {
         // 石三鸟 too, but no list holds it whole (一石三鸟 is a saying).
         // 苏君其 holds 其; 苏虎等 ends with 等, a verb too. 何千里 ends the
         // first item, after the command cue 命 (何 is a function character
-        // and a strong surname).
+        // and a strong surname). 谢道衡 starts with two verbs' characters
+        // (谢 thank, 道 say), which a whole item of the list does not end.
         let text = "拘到韩千山、苏君其、石敢当一干人。韩千山、石万鹏、石敢当都到了。\
                     韩千山、石敢当、苏虎等，都在堂上。一石三鸟、韩千山、石敢当。\
-                    次日再命何千里、韩千山、石敢当速去救应。";
+                    次日再命何千里、韩千山、石敢当速去救应。韩千山、谢道衡、石敢当都来了。";
         let store = RunStore::new(&[text]);
         let runs = store.runs();
         let m = r.measure(&runs, false, &mut Phases::default());
@@ -3009,7 +3021,7 @@ mod tests {
             .filter(|d| d.evidence.contains("coord"))
             .map(|d| d.name.as_str())
             .collect();
-        assert_eq!(added, ["何千里", "石万鹏", "苏君其"]);
+        assert_eq!(added, ["何千里", "石万鹏", "苏君其", "谢道衡"]);
     }
 
     /// A person the rules decided from speech cues, said `count` times.
@@ -3824,6 +3836,21 @@ mod tests {
             (
                 "one numbered alone may be 一团 a mass",
                 ranks.clone() + &"乱成一团。".repeat(3),
+                &[],
+            ),
+            (
+                "a numbered unit said three times stands alone",
+                ranks.clone() + "三营出发。三营到了。三营回来了。",
+                &[("三营", 3)],
+            ),
+            (
+                "twice alone is not enough",
+                ranks.clone() + "三营出发。三营到了。",
+                &[],
+            ),
+            (
+                "一 alone is a count or an adverb however often said",
+                ranks.clone() + &"连长一连喊了三声。".repeat(3),
                 &[],
             ),
             (
