@@ -1992,22 +1992,30 @@ impl Recognizer {
                 cell.1.insert(if j > 2 { run.ch(j - 3) } else { '。' });
             }
         }
-        let known: Vec<&str> = first.iter().map(|d| d.name.as_str()).collect();
-        let added: Vec<Decided> = seen
-            .into_iter()
-            .filter(|(w, (count, left))| {
-                *count >= CHAPTER_ADEPT_MIN
-                    && left.len() >= 2
-                    && !known
-                        .iter()
-                        .any(|k| k.contains(w.as_str()) || w.contains(k))
-                    && self.adept_sobriquet(
-                        &w.chars().take(2).collect::<String>(),
-                        *count >= CHAPTER_ADEPT_SURE,
-                    )
-            })
-            .map(|(w, (count, _))| decided_owned(w, EntityType::Person, 0.5, &["ttl"], count))
-            .collect();
+        let mut first = first;
+        let mut added = Vec::new();
+        for (w, (count, left)) in seen {
+            if count < CHAPTER_ADEPT_MIN || left.len() < 2 {
+                continue;
+            }
+            let stem: String = w.chars().take(2).collect();
+            // The sobriquet alone already a person (柯崖 of 柯崖真人): the
+            // titled form is how the chapter also names him.
+            if let Some(person) = first
+                .iter_mut()
+                .find(|d| d.kind == EntityType::Person && d.name == stem)
+            {
+                person.aliases.insert(w);
+                continue;
+            }
+            if self.adept_sobriquet(&stem, count >= CHAPTER_ADEPT_SURE)
+                && !first
+                    .iter()
+                    .any(|k| k.name.contains(w.as_str()) || w.contains(k.name.as_str()))
+            {
+                added.push(decided_owned(w, EntityType::Person, 0.5, &["ttl"], count));
+            }
+        }
         with_added(first, added)
     }
 
@@ -3495,6 +3503,18 @@ mod tests {
             adepts("却说霜渡道长来了。一日霜渡道长下山。见了霜渡道长。石敢当拜霜渡道长。"),
             ["霜渡道长"]
         );
+        // 云岫 (云 "says", no sobriquet of its own) already a person: 云岫真人,
+        // said twice after different characters, is his alias, not a row.
+        let store = RunStore::new(&["却说云岫真人来了。一日云岫真人下山。"]);
+        let runs = store.runs();
+        let m = r.measure(&runs, false, &mut Phases::default());
+        let added = r.add_chapter_adepts(vec![said_person("云岫", 3)], &runs, &m);
+        assert_eq!(added.len(), 1);
+        assert_eq!(
+            added[0].aliases.iter().collect::<Vec<_>>(),
+            [&"云岫真人".to_string()]
+        );
+        assert!(!r.adept_sobriquet("云岫", true));
     }
 
     #[test]
