@@ -1963,7 +1963,8 @@ impl Recognizer {
 
     /// In a chapter-sized text, an adept named by a two-character sobriquet
     /// and a religious title (`dict/titles.txt`: 青霞真人, 玄冥天尊), said
-    /// at least `CHAPTER_ADEPT_MIN` times after different characters, is a
+    /// at least `CHAPTER_ADEPT_MIN` times after different characters (or
+    /// opening every clause it is in), is a
     /// person though no cue stands beside it: a book says such a name
     /// often enough for `titled_sobriquet`, a chapter two or three times.
     /// The sobriquet holds no function character, verb, numeral, pointer
@@ -1995,7 +1996,10 @@ impl Recognizer {
         let mut first = first;
         let mut added = Vec::new();
         for (w, (count, left)) in seen {
-            if count < CHAPTER_ADEPT_MIN || left.len() < 2 {
+            // After different characters, or opening every clause it is in
+            // (a count or a role has the same word before it: 一个|道人).
+            let opens_clauses = left.len() == 1 && left.contains(&'。');
+            if count < CHAPTER_ADEPT_MIN || !(left.len() >= 2 || opens_clauses) {
                 continue;
             }
             let stem: String = w.chars().take(2).collect();
@@ -3503,6 +3507,10 @@ mod tests {
             adepts("却说霜渡道长来了。一日霜渡道长下山。见了霜渡道长。石敢当拜霜渡道长。"),
             ["霜渡道长"]
         );
+        // Opening both clauses it is in is as good as two different
+        // characters before it; the same character twice is not.
+        assert_eq!(adepts("。青霞真人来了。青霞真人下山。"), ["青霞真人"]);
+        assert!(adepts("拜青霞真人。拜青霞真人。").is_empty());
         // 云岫 (云 "says", no sobriquet of its own) already a person: 云岫真人,
         // said twice after different characters, is his alias, not a row.
         let store = RunStore::new(&["却说云岫真人来了。一日云岫真人下山。"]);
