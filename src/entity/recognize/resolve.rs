@@ -1142,6 +1142,16 @@ impl Recognizer {
                     let digits = chars[..i].iter().rev().take_while(|&&c| ordinal(c)).count();
                     if (1..=4).contains(&digits) {
                         let from = i - digits;
+                        // 挤成一团, 缩成了一团: after a verb's complement or an
+                        // aspect particle, 一 + echelon is "into a mass", no
+                        // unit (a verb alone may send one: 带一营).
+                        if digits == 1 && chars[from] == '一' && from > 0 && {
+                            let before = chars[from - 1];
+                            self.chars.complement.contains(&before)
+                                || self.chars.aspect.contains(&before)
+                        } {
+                            continue;
+                        }
                         let (start, how) = if from > 0 && chars[from - 1] == '第' {
                             (from - 1, UnitName::Nth)
                         } else {
@@ -3865,6 +3875,11 @@ mod tests {
                 "one numbered alone may be 一团 a mass",
                 ranks.clone() + &"乱成一团。".repeat(3),
                 &[],
+            ),
+            (
+                "一 + echelon after a complement or aspect is a mass",
+                ranks.clone() + "二团出发。三团出发。二团到了。三团到了。挤成一团。缩成了一团。",
+                &[("三团", 2), ("二团", 2)],
             ),
             (
                 "a numbered unit said three times stands alone",
