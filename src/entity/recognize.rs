@@ -1543,7 +1543,7 @@ impl Recognizer {
     /// `none`, its place reading is already weaker than its person reading,
     /// and the text has the name speak, act or command at least once; or
     /// when it said `place` where the rules read a person who speaks
-    /// (王铁山道): the shape is evidence for a place, not against a
+    /// (柯铁岭道): the shape is evidence for a place, not against a
     /// person, and the training books hold few such given names. Taken
     /// when the person reading then wins.
     fn person_behind_place_shape(
@@ -1558,8 +1558,8 @@ impl Recognizer {
         let said_none = p[model::NONE] >= p[model::PERSON]
             && p[model::PLACE] < p[model::PERSON]
             && st.say + st.act + st.cmd > 0;
-        // Or it said place, where the rules read a person who speaks (王铁山
-        // 道; acting is no proof: a pass is lost, 石羊口失守).
+        // Or it said place, where the rules read a person who speaks (柯铁岭
+        // 道; acting is no proof: a pass is lost, 苍狼口失守).
         let said_place = p[model::PLACE] > p[model::PERSON]
             && p[model::PLACE] > p[model::NONE]
             && st.say > 0
@@ -1749,10 +1749,10 @@ impl Recognizer {
     /// the model reads as a place more than as a person, and that a
     /// chapter-sized text either
     /// - says at least twice, gone to or located in (`mov`, `loc`), read as
-    ///   a place at `CHAPTER_PLACE_MIN` or more (督军府, 断云峰); or
+    ///   a place at `CHAPTER_PLACE_MIN` or more (柯帅府, 寒鸦峰); or
     /// - keeps coming back to (`repeated_place_name`): in a chapter, the
     ///   model, trained on whole books, reads few mentions and calls such a
-    ///   town or pass no name (桥头镇 of a generic 桥头).
+    ///   town or pass no name (渡口镇 of a generic 渡口).
     fn visited_place_shape(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
         let gone_to = p[model::PLACE] >= CHAPTER_PLACE_MIN
             && st.count >= MIN_MODEL_COUNT
@@ -1764,7 +1764,7 @@ impl Recognizer {
 
     /// A name of three characters or more said `CHAPTER_REPEATED_PLACE`
     /// times after different characters at half of its mentions and not
-    /// always before the same one (no piece of a longer name: 落雁山|庄),
+    /// always before the same one (no piece of a longer name: 听松山|庄),
     /// never speaking, that the model reads as a place at
     /// `CHAPTER_REPEATED_PLACE_MIN` or more. No function character (比谁都),
     /// not a function word or a cue and a place word (什么|都, 进入|山), a
@@ -1799,7 +1799,7 @@ impl Recognizer {
         })
     }
 
-    /// A real surname's name (weight 2 or more: 司徒琰, 郑王氏) said at
+    /// A real surname's name (weight 2 or more: 司徒衡, 柯王氏) said at
     /// least twice, speaking or acting (or a full name of three characters
     /// the model hardly reads as a place), that the model reads as a person
     /// more than as a place at `CHAPTER_PERSON_MIN` or more: in a
@@ -1810,7 +1810,7 @@ impl Recognizer {
     fn speaking_surname(&self, w: &str, st: &Stat, p: [f32; 3]) -> bool {
         let chars: Vec<char> = w.chars().collect();
         let surname = self.surname(&chars, w).filter(|&(_, weight)| weight >= 2);
-        // 屠岸雄, 石金柱: a surname of one character and a given name of
+        // 韩铁衣, 石青柱: a surname of one character and a given name of
         // two, the commonest shape of a full name, needs no cue, unless
         // the model also reads a place (柯帅府) or it ends like a society
         // (X会).
@@ -1826,7 +1826,7 @@ impl Recognizer {
     }
 
     /// Whether `w` ends with an army suffix and is counted in troops at
-    /// least once (五千白狼骑): troops, never a person.
+    /// least once (五千石鹰骑): troops, never a person.
     fn counted_troops(&self, w: &str, st: &Stat) -> bool {
         st.after_count > 0 && self.army_suffix(w).is_some()
     }

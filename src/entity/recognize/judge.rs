@@ -288,7 +288,7 @@ impl Recognizer {
         // far more often than with it.
         let suffix_is_function = slen == 1 && self.is_function_char(chars[len - 1]);
         // A strong suffix other than a verb's character (派 "send") names a
-        // school however common its stem (云霄宗: the clouds).
+        // school however common its stem (云海宗: a sea of clouds).
         let any_stem = weight >= 3 && slen == 1 && !self.verbish.contains(&chars[len - 1]);
         if (self.is_generic(&stem) && !any_stem)
             || !(self.stem_ok(&stem, false) || (any_stem && self.vocab.has_word(&stem)))
@@ -414,7 +414,7 @@ impl Recognizer {
                     && varied));
         let place = self.lex.places.contains(&stem) || stems.contains(stem.as_str());
         // In a chapter, a unit said twice and counted in troops once
-        // (率玄甲骑驰援, 玄甲骑三千).
+        // (率铁鹞骑驰援, 铁鹞骑三千).
         let counted_in_chapter =
             m.total_chars < SHORT_TEXT && st.count >= 2 && counted_mentions(st) >= 1;
         // 柏原大队, 野泽联队: a modern unit (an X队 suffix) named by its
@@ -458,7 +458,7 @@ impl Recognizer {
             && st.after_count * COUNTED_SHARE >= st.count
             && self.counted_stem(chars[0], w)
         {
-            // 三千狼骑: a one-character stem is mostly a verb (领兵, 发兵,
+            // 三千豹骑: a one-character stem is mostly a verb (领兵, 发兵,
             // 拨兵|五千), but no verb comes after a count of troops.
             evidence.push("stat");
             0.5 + 0.1 * (st.count as f64 / 5.0).min(1.0)

@@ -379,7 +379,7 @@ impl Recognizer {
             }
         }
         f.function = self.is_function_char(run.ch(j));
-        // 玄甲骑|三千, 禁军|一万: a count of troops after the unit.
+        // 铁鹞骑|三千, 禁军|一万: a count of troops after the unit.
         f.counted = j + 1 < n
             && self.numerals.contains(&run.ch(j))
             && !self.chars.magnitude.contains(&run.ch(j))

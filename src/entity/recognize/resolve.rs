@@ -694,7 +694,7 @@ impl Recognizer {
                 || chars.iter().enumerate().any(|(k, &c)| {
                     // 其 and 何 pass in a listed name; 等 (a verb too) does not
                     // end one, but a verb's character before its last does
-                    // (谢道元: no "谢 said" between two commas).
+                    // (谢道衡: no "谢 said" between two commas).
                     let bare_function = self.is_function_char(c) && {
                         let one = c.to_string();
                         self.cue(&one, CueClass::Action) == 0
@@ -1249,7 +1249,7 @@ impl Recognizer {
             .filter(|(w, &n)| named_by[*w] == UnitName::Prefixed && prefixed(w, n))
             .map(|(w, _)| w.chars().skip(1).collect())
             .collect();
-        // Three digits or more (386旅, or 二一七团 read digit by digit, with
+        // Three digits or more (386旅, or 三八五团 read digit by digit, with
         // no 十) are a designation, never a count of units: no series needed.
         let designation = |w: &str| match named_by[w] {
             UnitName::Digits => w.chars().filter(char::is_ascii_digit).count() >= 3,
@@ -1430,7 +1430,7 @@ impl Recognizer {
     /// numeral, pronoun or group word and makes no word with the character
     /// before it (出身名门 is no 身名门); the name is no dictionary word
     /// and names no decided person or place, though its stem may be an
-    /// ordinary word (云霄, 白虎) or end a place (回雁门 holds 雁门).
+    /// ordinary word (云海, 白虎) or end a place (望雁门 holds 雁门).
     pub(super) fn add_named_sects(&self, decided: Vec<Decided>, runs: &Runs) -> Vec<Decided> {
         let suffixes = self.one_char_faction_suffixes(1);
         let mut followed: BTreeMap<String, u32> = BTreeMap::new();
@@ -1553,7 +1553,7 @@ impl Recognizer {
                     i - 1
                 } else if (between == '少'
                     || (between == '的' && !self.chars.settlement.contains(&suffix))
-                    // X山庄林庄主: the head's surname between.
+                    // X山庄韩庄主: the head's surname between.
                     || self.surnames.contains_key(between.encode_utf8(&mut [0; 4]) as &str))
                     && i >= 4
                     && run.ch(i - 3) == suffix
@@ -1567,7 +1567,7 @@ impl Recognizer {
                 }
                 // The stem: two or three characters, none a function
                 // character or numeral; the form the book says more often;
-                // of two said as often, the longer (落雁山庄, never 雁山庄
+                // of two said as often, the longer (听松山庄, never 松山庄
                 // alone), unless it starts with a verb (入X门).
                 let best = (3..=4)
                     .filter(|&len| end >= len)
@@ -1800,7 +1800,7 @@ impl Recognizer {
     }
 
     /// Settlements written in an address: a candidate ending in a
-    /// `settlement` character of dict/chars.tsv (柯溪村, 石门镇) written
+    /// `settlement` character of dict/chars.tsv (柯溪村, 岩门镇) written
     /// right after a decided place ending in a `city` character (常州府,
     /// 武进县) is a place, though said once and with no cue (常州府武进县
     /// 柯溪村姓韩): an address runs from the larger place to the smaller.
@@ -3415,7 +3415,7 @@ mod tests {
         };
         // 东西|藏, 太行山|西麓, 运河|南下, 太湖石, 福如东海: no place there.
         assert!(!kept("韩千山问有什么东西藏在那里。", "西藏"));
-        assert!(!kept("石门峪在太行山西麓。", "山西"));
+        assert!(!kept("苍岩峪在太行山西麓。", "山西"));
         assert!(!kept("柯北辰沿运河南下。", "河南"));
         assert!(!kept("迎面有块太湖石。", "太湖"));
         assert!(!kept("福如东海寿比南山。", "东海"));
@@ -3446,13 +3446,13 @@ mod tests {
                 .map(|d| d.name)
                 .collect()
         };
-        // A weak suffix (门), a stem that is an ordinary word (云霄), 的
+        // A weak suffix (门), a stem that is an ordinary word (云海), 的
         // between the name and its members.
         assert_eq!(
             sects("韩千山乃青崖门弟子。柯北辰是青崖门的掌门。"),
             ["青崖门"]
         );
-        assert_eq!(sects("云霄宗弟子到了，云霄宗门下还有三人。"), ["云霄宗"]);
+        assert_eq!(sects("云海宗弟子到了，云海宗门下还有三人。"), ["云海宗"]);
         // Said once with members; a numeral, a pronoun or group word, a
         // stem glued to the word before (出身名门).
         assert!(sects("韩千山乃青崖门弟子。").is_empty());
