@@ -1366,16 +1366,10 @@ impl Recognizer {
             d.kind == EntityType::Person
                 && (self.counts_people(&d.name) || groups.contains(d.name.as_str()))
         };
-        // Persons counted in troops (五千X骑) are left to the army phase.
-        let troops = |d: &Decided| {
-            d.kind == EntityType::Person
-                && m.stat(&d.name)
-                    .is_some_and(|st| self.counted_troops(&d.name, st))
-        };
         let mut first: Vec<Decided> = verdicts
             .into_iter()
             .filter_map(|v| v.0)
-            .filter(|d| !group(d) && !troops(d))
+            .filter(|d| !group(d))
             .collect();
         first.sort_by(|a, b| a.name.cmp(&b.name).then(a.kind.cmp(&b.kind)));
         phases.mark(t0, "decide: judge");
@@ -1451,7 +1445,9 @@ impl Recognizer {
         phases.mark(t0, "decide: armies");
         let armies = self.resolve_nested(armies, runs);
         phases.mark(t0, "decide: nested armies");
-        let first = drop_persons_taken_as_armies(first, &armies);
+        let first = drop_persons_taken_as_armies(first, &armies, |w| {
+            m.stat(w).is_some_and(|st| self.counted_troops(w, st))
+        });
         let mut all: Vec<Decided> = first
             .into_iter()
             .filter(|d| !place_only_inside_armies(d, &armies))
@@ -2019,16 +2015,20 @@ fn opens_clauses_often(st: &Stat, total_chars: u64, p: [f32; 3]) -> bool {
 }
 
 /// A person the army rule also took, with no surname to it (独立营 read
-/// as a person by the model, its unit word a weak suffix), is the army:
-/// the person goes.
-fn drop_persons_taken_as_armies(first: Vec<Decided>, armies: &[Decided]) -> Vec<Decided> {
+/// as a person by the model, its unit word a weak suffix) or `counted` in
+/// troops (五千石鹰骑), is the army: the person goes.
+fn drop_persons_taken_as_armies(
+    first: Vec<Decided>,
+    armies: &[Decided],
+    counted: impl Fn(&str) -> bool,
+) -> Vec<Decided> {
     let army_names: HashSet<&str> = armies.iter().map(|d| d.name.as_str()).collect();
     first
         .into_iter()
         .filter(|d| {
             d.kind != EntityType::Person
-                || d.evidence.contains("sur")
                 || !army_names.contains(d.name.as_str())
+                || (d.evidence.contains("sur") && !counted(&d.name))
         })
         .collect()
 }
@@ -3219,7 +3219,7 @@ mod tests {
     }
 
     #[test]
-    fn a_person_the_army_rule_took_without_a_surname_goes() {
+    fn a_person_the_army_rule_took_without_a_surname_or_counted_goes() {
         let d = |name: &str, kind, evidence: &[&'static str]| {
             decided_owned(name.to_string(), kind, 0.6, evidence, 5)
         };
@@ -3234,15 +3234,23 @@ mod tests {
             d("韩营", Army, &["army"]),
             d("柯北营", Army, &["army"]),
         ];
-        let kept: Vec<(String, EntityType)> = drop_persons_taken_as_armies(first, &armies)
-            .into_iter()
-            .map(|d| (d.name, d.kind))
-            .collect();
+        let kept = |counted: fn(&str) -> bool| -> Vec<(String, EntityType)> {
+            drop_persons_taken_as_armies(first.clone(), &armies, counted)
+                .into_iter()
+                .map(|d| (d.name, d.kind))
+                .collect()
+        };
         let want = [("韩营", Person), ("柯北营", Place), ("苏青禾", Person)];
         assert_eq!(
-            kept,
-            want.map(|(n, k)| (n.to_string(), k)).to_vec(),
-            "{kept:?}"
+            kept(|_| false),
+            want.map(|(n, k)| (n.to_string(), k)).to_vec()
+        );
+        // With a surname, counted in troops (五千韩营): the army's too. A
+        // person the army rule did not take stays, counted or not.
+        let want = [("柯北营", Place), ("苏青禾", Person)];
+        assert_eq!(
+            kept(|w| w == "韩营" || w == "苏青禾"),
+            want.map(|(n, k)| (n.to_string(), k)).to_vec()
         );
     }
 
