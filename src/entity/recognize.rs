@@ -3407,6 +3407,20 @@ mod tests {
         assert!(han.1.contains(&"老韩".to_string()), "{got:?}");
         assert!(got.iter().any(|p| p.0 == "阿豹"), "{got:?}");
         assert!(got.iter().any(|p| p.0 == "老柯"), "{got:?}");
+        // A plain verb with an aspect particle after a name (睁着, 哭了)
+        // says a person as a cue would; a function character before the
+        // particle (的了) or none (眼睛) does not.
+        for (text, want) in [
+            ("阿鹞睁着眼睛", true),
+            ("阿鹞哭了一场", true),
+            ("阿鹞眼睛很大", false),
+            ("阿鹞的了", false),
+        ] {
+            let store = corpus::RunStore::new(&[text]);
+            let runs = store.runs();
+            let run = runs.at(0);
+            assert_eq!(recognizer().name_context(&run, 0, 2).0, want, "{text}");
+        }
         // 总 after a surname addresses a company's head (dict/honorifics.txt).
         let text = "石敢当道：“走。”石敢当笑道：“好。”石敢当进了大楼。\
                     石总点了点头。石总看着合同，半天没吭声。";

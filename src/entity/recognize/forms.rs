@@ -286,8 +286,14 @@ impl Recognizer {
         let vocative = i == 0 && j == n && run.before == '“';
         let title_before =
             (1..=MAX_CUE_LEN.min(i)).any(|len| self.titles.contains_key(run.sub(i - len, i)));
+        // X睁着, X笑了: a verb of one character and an aspect particle
+        // after it, the plain verbs no cue list holds.
+        let verb_aspect = j + 1 < n
+            && self.chars.aspect.contains(&run.ch(j + 1))
+            && !self.is_function_char(run.ch(j));
         let person = after(CueClass::Speech)
             || after(CueClass::Action)
+            || verb_aspect
             || before(CueClass::Command)
             || pronoun_before
             || vocative
