@@ -1466,6 +1466,8 @@ impl Recognizer {
         let all = self.add_named_sects(all, runs);
         let all = self.add_empires(all, runs);
         let all = self.add_titled_sects(all, runs, m);
+        let all = self.add_bound_factions(all, runs, m);
+        let all = self.add_polity_stems(all, runs, m);
         phases.mark(t0, "decide: factions");
         let all = self.add_aliases(all, runs, m);
         phases.mark(t0, "decide: alias lists");
@@ -2945,6 +2947,24 @@ mod tests {
              他们到了青禾县，青禾县的县主出来迎接，青禾县的县主笑道：“请。”青禾县的县主又道：“坐。”",
             &[(Faction, "霜月门"), (Place, "青禾县")],
             &[],
+        ),
+        (
+            "a town's lord (X城城主) names no sect: the town stays a place",
+            "众人来到青禾城，又往青禾城去。青禾城城主出来迎接，青禾城城主笑道：“请。”青禾城城主又道：“坐。”",
+            &[(Place, "青禾城")],
+            &[],
+        ),
+        (
+            "a two-character stem the text sets before polity words (X人, X国, X王, X骑) is a people or state",
+            "赫勒人南下了。赫勒国的使者到了。赫勒王大怒。赫勒骑兵三千。众人都怕赫勒人。大军往赫勒去。",
+            &[(Faction, "赫勒")],
+            &[],
+        ),
+        (
+            "a verb before a state is no people (退|宋), though it is set before polity words",
+            "宋军大败。退宋人马三千。退宋兵又来。退宋将官大怒。退宋军士四散。退宋之计已成。宋兵到了。",
+            &[(Faction, "宋")],
+            &["退宋"],
         ),
         (
             "a sect's head named with his surname between (X山庄韩庄主) makes it a faction, by its longer name when both are said as often",

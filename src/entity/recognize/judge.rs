@@ -51,7 +51,7 @@ const FUNCTION_SURNAME_MIN: u32 = 5;
 /// How many of jieba's person names (`dict/given_name_chars.tsv`) must hold
 /// a character for it to count as a common given name (元 284, 庆 182; not
 /// 后 85, 言 56, 故 2).
-const COMMON_GIVEN_MIN: u32 = 100;
+pub(super) const COMMON_GIVEN_MIN: u32 = 100;
 
 /// How often a surname + a function character + one more (X不Y) must be
 /// said, with speech cues after a fifth of the mentions, to be a name.

@@ -67,6 +67,15 @@ const MIN_EMPIRE: u32 = 2;
 /// The fewest mentions of a sect named by its head's title (`add_titled_sects`).
 const MIN_TITLED_SECT: u32 = 2;
 
+/// Mentions of a people's or state's stem before polity words (`add_polity_stems`).
+const MIN_POLITY_STEM: u32 = 5;
+
+/// Different polity words a people's or state's stem must stand before.
+const POLITY_STEM_HEADS: usize = 3;
+
+/// Mentions of a society whose stem is bound to its suffix (`add_bound_factions`).
+const MIN_BOUND_FACTION: u32 = 3;
+
 /// Mentions a full name needs before a given name that could stand alone
 /// (云锋: 云 is a surname too) is taken for its given name.
 const MIN_FULL_NAME: u32 = 5;
@@ -1460,6 +1469,240 @@ impl Recognizer {
         self.push_sects(decided, followed, runs, false)
     }
 
+    /// Societies, parties and companies named by a stem of two or more
+    /// characters and a strong faction suffix (weight 2 or more in
+    /// `dict/faction_suffixes.txt`: X会, X帮, X党, X商会, X镖局), said at
+    /// least `MIN_BOUND_FACTION` times, after different characters, whose
+    /// stem the text hardly says without the suffix (at most a fifth of
+    /// its mentions: 柯香会, where 柯香 alone is no one). Such a stem is
+    /// bound to its suffix, as 耶律挞 is to 耶律挞烈: a person or place
+    /// read in the stem goes. Not when the suffix and the character before
+    /// it make a common word or a verb (有机会, 大社会, 肯赐教), the first
+    /// character is a verb's, a longer name holds most of its mentions
+    /// (X教 in X教主), its tail is said far more often alone (知|截教), the stem holds a function
+    /// character, pronoun or demonstrative, or a numeral past its first
+    /// character (万宝 opens 万宝商会), or the name is shaped like a
+    /// person's (a surname and a given name ending with a common given-name
+    /// character, `COMMON_GIVEN_MIN`: 韩敬宗).
+    pub(super) fn add_bound_factions(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        let known: BTreeSet<&str> = decided.iter().map(|d| d.name.as_str()).collect();
+        let mut named: Vec<(String, String)> = Vec::new();
+        for (&w, st) in m.words.iter().zip(&m.stats) {
+            if st.aux || st.count < MIN_BOUND_FACTION || st.left_distinct < 2 || known.contains(w) {
+                continue;
+            }
+            let chars: Vec<char> = w.chars().collect();
+            if !(3..=5).contains(&chars.len()) || !chars.iter().all(|&c| corpus::is_han(c)) {
+                continue;
+            }
+            let Some(sl) = (1..=2).rev().find(|&l| {
+                l < chars.len() - 1
+                    && self
+                        .lex
+                        .faction_suffixes
+                        .get(&chars[chars.len() - l..].iter().collect::<String>())
+                        .is_some_and(|&weight| weight >= 2)
+            }) else {
+                continue;
+            };
+            let cut = chars.len() - sl;
+            let stem: String = chars[..cut].iter().collect();
+            // A numeral may open a stem (万宝, 百草); it may not end one.
+            let bad = |k: usize, c: &char| {
+                (self.is_function_char(*c) && !(k == 0 && self.numerals.contains(c)))
+                    || (k > 0 && self.numerals.contains(c))
+                    || self.chars.pronoun.contains(c)
+                    || self.chars.demonstrative.contains(c)
+            };
+            let joint: String = chars[cut - 1..cut + 1].iter().collect();
+            let person_shaped = chars.len() == 3
+                && self.surname(&chars, w).is_some_and(|(len, _)| len == 1)
+                && self
+                    .lex
+                    .given_name_chars
+                    .get(&chars[2])
+                    .is_some_and(|&n| n >= super::judge::COMMON_GIVEN_MIN);
+            if chars[..cut].iter().enumerate().any(|(k, c)| bad(k, c))
+                || self.is_frequent_word(&joint, tagged::COMMON_WORD_FREQ)
+                || self.vocab.tag(&joint).starts_with('v')
+                || self.verbish.contains(&chars[0])
+                || self.vocab.has_word(w)
+                || self.is_generic(w)
+                || person_shaped
+            {
+                continue;
+            }
+            named.push((w.to_string(), stem));
+        }
+        if named.is_empty() {
+            return decided;
+        }
+        // The names and their stems in one matcher (each once): a stem's
+        // count is of its mentions outside the name.
+        // The decided names that hold one (通天教 in 通天教主) are matched
+        // too, so that mentions inside them do not count.
+        let holders = decided
+            .iter()
+            .filter(|d| {
+                named
+                    .iter()
+                    .any(|(w, _)| d.name.contains(w.as_str()) && d.name != *w)
+            })
+            .map(|d| d.name.clone());
+        let patterns: Vec<String> = named
+            .iter()
+            .flat_map(|(w, stem)| [w.clone(), stem.clone()])
+            .chain(holders)
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let counts: FxMap<String, u32> = patterns
+            .iter()
+            .cloned()
+            .zip(count_in(&patterns, runs))
+            .collect();
+        // The name's tails that still hold the suffix (截教 of 知截教),
+        // counted one length of tail at a time (so that a name's tails do
+        // not hide each other): a tail said far more often than the name is
+        // the name, and the name's first characters a word before it.
+        let mut tail_counts: FxMap<String, u32> = FxMap::default();
+        for drop in 1..=3 {
+            // Once each: two names may share a tail (知截教, 掌截教).
+            let tails: Vec<String> = named
+                .iter()
+                .filter(|(_, stem)| stem.chars().count() > drop)
+                .filter_map(|(w, _)| w.char_indices().nth(drop).map(|(b, _)| w[b..].to_string()))
+                .collect::<BTreeSet<String>>()
+                .into_iter()
+                .collect();
+            if tails.is_empty() {
+                break;
+            }
+            let counts = count_in(&tails, runs);
+            tail_counts.extend(tails.into_iter().zip(counts));
+        }
+        for (w, stem) in named {
+            let (n, alone) = (counts[&w], counts[&stem]);
+            if n < MIN_BOUND_FACTION || alone * 4 > n {
+                continue;
+            }
+            let skip = stem.chars().count();
+            let open = w
+                .char_indices()
+                .skip(1)
+                .take(skip - 1)
+                .all(|(b, _)| tail_counts.get(&w[b..]).is_none_or(|&t| 2 * t <= 3 * n));
+            if !open {
+                continue;
+            }
+            decided.retain(|d| {
+                !(d.kind != EntityType::Faction && w.contains(d.name.as_str()) && d.name != w)
+                    || d.count > n + alone
+            });
+            decided.push(decided_owned(
+                w,
+                EntityType::Faction,
+                0.6,
+                &["sfx", "bound"],
+                n,
+            ));
+        }
+        decided
+    }
+
+    /// Peoples and states the text names by a stem of two characters that
+    /// it sets before polity words (class `polity_after` of
+    /// dict/chars.tsv: X人, X国, X王, X军, X骑, X营 …): a candidate no rule
+    /// decided, said at least `MIN_POLITY_STEM` times, a third of them
+    /// before such a word, and before at least `POLITY_STEM_HEADS`
+    /// different ones (柯勒人, 柯勒国, 柯勒王庭, 柯勒骑兵). A jieba word, a
+    /// stem holding a function character, numeral, pronoun, side slang
+    /// (敌国, 本国) or a name already decided (退|宋: a verb and a state),
+    /// opening with a verb's character, or a real surname with a common
+    /// given-name character (a general's men, 韩青军) makes none.
+    pub(super) fn add_polity_stems(
+        &self,
+        mut decided: Vec<Decided>,
+        runs: &Runs,
+        m: &Measured,
+    ) -> Vec<Decided> {
+        let known: BTreeSet<&str> = decided
+            .iter()
+            .flat_map(|d| std::iter::once(&d.name).chain(&d.aliases))
+            .map(String::as_str)
+            .collect();
+        let stems: Vec<&str> = m
+            .words
+            .iter()
+            .zip(&m.stats)
+            .filter(|(&w, st)| {
+                let chars: Vec<char> = w.chars().collect();
+                !st.aux
+                    && st.count >= MIN_POLITY_STEM
+                    && chars.len() == 2
+                    && chars.iter().all(|&c| {
+                        corpus::is_han(c)
+                            && !self.is_function_char(c)
+                            && !self.numerals.contains(&c)
+                            && !self.chars.pronoun.contains(&c)
+                            && !self.chars.side_slang.contains(&c)
+                            && !self.chars.self_other.contains(&c)
+                    })
+                    && !known.contains(w)
+                    && !chars
+                        .iter()
+                        .any(|c| known.contains(c.encode_utf8(&mut [0; 4]) as &str))
+                    && !self.verbish.contains(&chars[0])
+                    && !self.vocab.has_word(w)
+                    && !self.is_generic(w)
+                    && !(self
+                        .surnames
+                        .get(chars[0].encode_utf8(&mut [0; 4]) as &str)
+                        .is_some_and(|&weight| weight >= 2)
+                        && self
+                            .lex
+                            .given_name_chars
+                            .get(&chars[1])
+                            .is_some_and(|&n| n >= super::judge::COMMON_GIVEN_MIN))
+            })
+            .map(|(&w, _)| w)
+            .collect();
+        if stems.is_empty() {
+            return decided;
+        }
+        let matcher = runs.matcher(&stems, aho_corasick::MatchKind::LeftmostLongest);
+        // Per stem: its mentions, those before a polity word, and which.
+        let mut heads: Vec<(u32, u32, BTreeSet<char>)> = vec![(0, 0, BTreeSet::new()); stems.len()];
+        for hit in runs.find_all(&matcher) {
+            let run = runs.at(hit.run as usize);
+            let h = &mut heads[hit.pattern as usize];
+            h.0 += 1;
+            if let Some(next) = run.text[hit.end as usize..].chars().next() {
+                if self.chars.polity_after.contains(&next) {
+                    h.1 += 1;
+                    h.2.insert(next);
+                }
+            }
+        }
+        for (w, (n, before, kinds)) in stems.into_iter().zip(heads) {
+            if n >= MIN_POLITY_STEM && 3 * before >= n && kinds.len() >= POLITY_STEM_HEADS {
+                decided.push(decided_owned(
+                    w.to_string(),
+                    EntityType::Faction,
+                    0.6,
+                    &["poly"],
+                    n,
+                ));
+            }
+        }
+        decided
+    }
+
     /// Empires and dynasties named by a two-character stem and a word of
     /// dict/empire_words.txt (大秦帝国, 大X皇朝), said at least
     /// `MIN_EMPIRE` times. The stem holds no function character, numeral
@@ -1529,6 +1772,8 @@ impl Recognizer {
     /// and be no ordinary word or person. A place so named becomes a
     /// faction unless the book moves to it more often than it names its
     /// head; places and factions said only inside it go (月门 of 霜月门).
+    /// A town's lord (X城城主, X州州主: class `city` of dict/chars.tsv)
+    /// names no sect.
     pub(super) fn add_titled_sects(
         &self,
         mut decided: Vec<Decided>,
@@ -1562,7 +1807,8 @@ impl Recognizer {
                 } else {
                     continue;
                 };
-                if self.is_function_char(suffix) {
+                // X城城主 is the lord of a town, which stays a place.
+                if self.is_function_char(suffix) || self.chars.city.contains(&suffix) {
                     continue;
                 }
                 // The stem: two or three characters, none a function
@@ -3459,6 +3705,40 @@ mod tests {
         assert!(sects("三个同门弟子来了，三个同门弟子走了。").is_empty());
         assert!(sects("我们本派弟子，我们本派弟子。").is_empty());
         assert!(sects("他出身名门弟子，出身名门弟子。").is_empty());
+    }
+
+    #[test]
+    fn a_society_whose_stem_lives_only_before_its_suffix_is_a_faction() {
+        let r = Recognizer::new(crate::entity::Lexicon::builtin());
+        let found = |text: &str, decided: Vec<Decided>| -> Vec<(String, EntityType)> {
+            let store = RunStore::new(&[text]);
+            let runs = store.runs();
+            let m = r.measure(&runs, true, &mut Phases::default());
+            let mut out: Vec<(String, EntityType)> = r
+                .add_bound_factions(decided, &runs, &m)
+                .into_iter()
+                .map(|d| (d.name, d.kind))
+                .collect();
+            out.sort();
+            out
+        };
+        // 赤枫 is never said without 会: the society is a faction, and a
+        // person read in its stem goes.
+        let text = "赤枫会的人来了。这赤枫会在城里，你们赤枫会拿三成，我和赤枫会无关。";
+        let stem_person = decided_owned("赤枫".to_string(), EntityType::Person, 0.6, &["sur"], 4);
+        assert_eq!(
+            found(text, vec![stem_person]),
+            [("赤枫会".to_string(), EntityType::Faction)]
+        );
+        // A stem said on its own as often (韩千山会来: 会 "will"), a name
+        // shaped like a person's (韩敬宗), a tail said far more often alone
+        // (知|苍岩帮), or a first character that is a verb's: none.
+        let will = "韩千山会来。韩千山会走。韩千山会笑。韩千山道：好。韩千山笑道：走。";
+        assert!(found(will, Vec::new()).is_empty());
+        let general = "韩敬宗来了。这韩敬宗在城里，你们韩敬宗拿三成，我和韩敬宗无关。";
+        assert!(found(general, Vec::new()).is_empty());
+        let tail = "他知苍岩帮。我知苍岩帮，谁知苍岩帮。苍岩帮来了，苍岩帮走了，那苍岩帮，这苍岩帮，他的苍岩帮。";
+        assert!(!found(tail, Vec::new()).iter().any(|(n, _)| n == "知苍岩帮"));
     }
 
     #[test]
