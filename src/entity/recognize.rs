@@ -1142,14 +1142,19 @@ impl Recognizer {
 
     /// Whether a string starts with a classical pronoun (汝居 "you hold",
     /// 伊弟 "his brother"; `pronoun_classical` of `dict/chars.tsv`) and no
-    /// two-character surname (伊藤): what the tagger reads as a name there
-    /// is a phrase, though 汝 and 伊 are also rare surnames.
+    /// two-character surname (伊藤), or with a word for "our" or "your"
+    /// (本宗 "our sect", 敝派; `self_other`) that is no real surname: what
+    /// the tagger reads as a name there is a phrase, though 汝 and 伊 are
+    /// also rare surnames.
     fn pronoun_phrase(&self, w: &str) -> bool {
         let chars: Vec<char> = w.chars().collect();
-        chars
-            .first()
-            .is_some_and(|c| self.chars.pronoun_classical.contains(c))
-            && self.surname(&chars, w).is_none_or(|(len, _)| len < 2)
+        let Some(first) = chars.first() else {
+            return false;
+        };
+        let surname = self.surname(&chars, w);
+        (self.chars.pronoun_classical.contains(first) && surname.is_none_or(|(len, _)| len < 2))
+            || (self.chars.self_other.contains(first)
+                && surname.is_none_or(|(_, weight)| weight < 2))
     }
 
     /// A listed generic word or title, or a phrase that starts with a
@@ -2685,6 +2690,10 @@ mod tests {
             ("汝居", true),
             ("伊弟", true),
             ("吾儿", true),
+            // "Our" or "your" before a sect or its head: 本宗, 敝派, 贵帮主.
+            ("本宗", true),
+            ("敝派", true),
+            ("贵帮主", true),
             // Compound surnames that start with one: 尔朱, 伊藤.
             ("尔朱荣", false),
             ("伊藤博", false),
