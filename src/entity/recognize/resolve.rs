@@ -1479,11 +1479,11 @@ impl Recognizer {
     /// read in the stem goes. Not when the suffix and the character before
     /// it make a common word or a verb (有机会, 大社会, 肯赐教), the first
     /// character is a verb's, a longer name holds most of its mentions
-    /// (X教 in X教主), its tail is said far more often alone (知|截教), the stem holds a function
-    /// character, pronoun or demonstrative, or a numeral past its first
-    /// character (万宝 opens 万宝商会), or the name is shaped like a
-    /// person's (a surname and a given name ending with a common given-name
-    /// character, `COMMON_GIVEN_MIN`: 韩敬宗).
+    /// (X教 in X教主), its tail is said far more often alone (知|截教),
+    /// the stem holds a function character, pronoun or demonstrative, or a
+    /// numeral past its first character (万宝 opens 万宝商会), or the name
+    /// is shaped like a person's (a surname and a given name ending with a
+    /// common given-name character, `COMMON_GIVEN_MIN`: 韩敬宗).
     pub(super) fn add_bound_factions(
         &self,
         mut decided: Vec<Decided>,
@@ -1543,9 +1543,9 @@ impl Recognizer {
             return decided;
         }
         // The names and their stems in one matcher (each once): a stem's
-        // count is of its mentions outside the name.
-        // The decided names that hold one (通天教 in 通天教主) are matched
-        // too, so that mentions inside them do not count.
+        // count is of its mentions outside the name. The decided names that
+        // hold one (通天教 in 通天教主) are matched too, so that mentions
+        // inside them do not count.
         let holders = decided
             .iter()
             .filter(|d| {
