@@ -73,8 +73,9 @@ const MIN_POLITY_STEM: u32 = 5;
 /// Different polity words a people's or state's stem must stand before.
 const POLITY_STEM_HEADS: usize = 3;
 
-/// Mentions of a society whose stem is bound to its suffix (`add_bound_factions`).
-const MIN_BOUND_FACTION: u32 = 3;
+/// Mentions of a society whose stem is bound to its suffix
+/// (`add_bound_factions`): a chapter names its gang twice.
+const MIN_BOUND_FACTION: u32 = 2;
 
 /// Mentions a full name needs before a given name that could stand alone
 /// (云锋: 云 is a surname too) is taken for its given name.
@@ -1478,7 +1479,8 @@ impl Recognizer {
     /// bound to its suffix, as 耶律挞 is to 耶律挞烈: a person or place
     /// read in the stem goes. Not when the suffix and the character before
     /// it make a common word or a verb (有机会, 大社会, 肯赐教), the first
-    /// character is a verb's, a longer name holds most of its mentions
+    /// character is a verb's or a longer stem opens with a verb of jieba
+    /// (勾结|逆党), a longer name holds most of its mentions
     /// (X教 in X教主), its tail is said far more often alone (知|截教),
     /// the stem holds a function character, pronoun or demonstrative, or a
     /// numeral past its first character (万宝 opens 万宝商会), or the name
@@ -1531,6 +1533,11 @@ impl Recognizer {
                 || self.is_frequent_word(&joint, tagged::COMMON_WORD_FREQ)
                 || self.vocab.tag(&joint).starts_with('v')
                 || self.verbish.contains(&chars[0])
+                || (cut > 2
+                    && self
+                        .vocab
+                        .tag(&w[..chars[0].len_utf8() + chars[1].len_utf8()])
+                        .starts_with('v'))
                 || self.vocab.has_word(w)
                 || self.is_generic(w)
                 || person_shaped
@@ -3739,6 +3746,16 @@ mod tests {
         assert!(found(general, Vec::new()).is_empty());
         let tail = "他知苍岩帮。我知苍岩帮，谁知苍岩帮。苍岩帮来了，苍岩帮走了，那苍岩帮，这苍岩帮，他的苍岩帮。";
         assert!(!found(tail, Vec::new()).iter().any(|(n, _)| n == "知苍岩帮"));
+        // Twice is enough (a chapter names its gang twice), but not after a
+        // verb of jieba that opens the stem (勾结|逆党).
+        assert_eq!(
+            found("众人说赤枫会的人来了。这赤枫会在城里。", Vec::new()),
+            [("赤枫会".to_string(), EntityType::Faction)]
+        );
+        let verb = "众人说他勾结逆党。又说你勾结逆党。";
+        assert!(!found(verb, Vec::new())
+            .iter()
+            .any(|(n, _)| n.starts_with("勾结")));
     }
 
     #[test]
