@@ -51,7 +51,7 @@ const FUNCTION_SURNAME_MIN: u32 = 5;
 /// How many of jieba's person names (`dict/given_name_chars.tsv`) must hold
 /// a character for it to count as a common given name (元 284, 庆 182; not
 /// 后 85, 言 56, 故 2).
-pub(super) const COMMON_GIVEN_MIN: u32 = 100;
+const COMMON_GIVEN_MIN: u32 = 100;
 
 /// How often a surname + a function character + one more (X不Y) must be
 /// said, with speech cues after a fifth of the mentions, to be a name.
@@ -619,6 +619,16 @@ impl Recognizer {
             && !self.is_generic(w)
     }
 
+    /// Whether at least `COMMON_GIVEN_MIN` of jieba's person names
+    /// (`dict/given_name_chars.tsv`) hold the character: a common given
+    /// name (元, 宗), not 后 or 会.
+    pub(super) fn common_given_char(&self, c: char) -> bool {
+        self.lex
+            .given_name_chars
+            .get(&c)
+            .is_some_and(|&n| n >= COMMON_GIVEN_MIN)
+    }
+
     /// Whether the candidate is a surname that is also a function
     /// character (余, 何, 于) + a character common in given names
     /// (`COMMON_GIVEN_MIN`), said at least `FUNCTION_SURNAME_MIN` times
@@ -640,10 +650,7 @@ impl Recognizer {
             return false;
         }
         let (ld, rd) = self.diversity(st);
-        self.lex
-            .given_name_chars
-            .get(&chars[1])
-            .is_some_and(|&n| n >= COMMON_GIVEN_MIN)
+        self.common_given_char(chars[1])
             && st.say >= 2
             && st.say * 10 >= st.count
             && ld >= 4

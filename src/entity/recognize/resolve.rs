@@ -1524,11 +1524,7 @@ impl Recognizer {
             let joint: String = chars[cut - 1..cut + 1].iter().collect();
             let person_shaped = chars.len() == 3
                 && self.surname(&chars, w).is_some_and(|(len, _)| len == 1)
-                && self
-                    .lex
-                    .given_name_chars
-                    .get(&chars[2])
-                    .is_some_and(|&n| n >= super::judge::COMMON_GIVEN_MIN);
+                && self.common_given_char(chars[2]);
             if chars[..cut].iter().enumerate().any(|(k, c)| bad(k, c))
                 || self.is_frequent_word(&joint, tagged::COMMON_WORD_FREQ)
                 || self.vocab.tag(&joint).starts_with('v')
@@ -1561,37 +1557,30 @@ impl Recognizer {
                     .any(|(w, _)| d.name.contains(w.as_str()) && d.name != *w)
             })
             .map(|d| d.name.clone());
-        let patterns: Vec<String> = named
-            .iter()
-            .flat_map(|(w, stem)| [w.clone(), stem.clone()])
-            .chain(holders)
-            .collect::<BTreeSet<String>>()
-            .into_iter()
-            .collect();
-        let counts: FxMap<String, u32> = patterns
-            .iter()
-            .cloned()
-            .zip(count_in(&patterns, runs))
-            .collect();
+        let counts = count_each(
+            named
+                .iter()
+                .flat_map(|(w, stem)| [w.clone(), stem.clone()])
+                .chain(holders),
+            runs,
+        );
         // The name's tails that still hold the suffix (截教 of 知截教),
         // counted one length of tail at a time (so that a name's tails do
         // not hide each other): a tail said far more often than the name is
         // the name, and the name's first characters a word before it.
         let mut tail_counts: FxMap<String, u32> = FxMap::default();
         for drop in 1..=3 {
-            // Once each: two names may share a tail (知截教, 掌截教).
+            // Two names may share a tail (知截教, 掌截教): `count_each`
+            // counts it once.
             let tails: Vec<String> = named
                 .iter()
                 .filter(|(_, stem)| stem.chars().count() > drop)
                 .filter_map(|(w, _)| w.char_indices().nth(drop).map(|(b, _)| w[b..].to_string()))
-                .collect::<BTreeSet<String>>()
-                .into_iter()
                 .collect();
             if tails.is_empty() {
                 break;
             }
-            let counts = count_in(&tails, runs);
-            tail_counts.extend(tails.into_iter().zip(counts));
+            tail_counts.extend(count_each(tails, runs));
         }
         for (w, stem) in named {
             let (n, alone) = (counts[&w], counts[&stem]);
@@ -1668,14 +1657,9 @@ impl Recognizer {
                     && !self.vocab.has_word(w)
                     && !self.is_generic(w)
                     && !(self
-                        .surnames
-                        .get(chars[0].encode_utf8(&mut [0; 4]) as &str)
-                        .is_some_and(|&weight| weight >= 2)
-                        && self
-                            .lex
-                            .given_name_chars
-                            .get(&chars[1])
-                            .is_some_and(|&n| n >= super::judge::COMMON_GIVEN_MIN))
+                        .surname(&chars, w)
+                        .is_some_and(|(_, weight)| weight >= 2)
+                        && self.common_given_char(chars[1]))
             })
             .map(|(&w, _)| w)
             .collect();
@@ -2899,6 +2883,19 @@ impl Recognizer {
 /// How often each of `names` occurs in the book (leftmost-longest).
 pub(super) fn count_in(names: &[String], runs: &Runs) -> Vec<u32> {
     count_in_where(names, runs, |_, _, _| true)
+}
+
+/// `count_in` by name, each name matched once however often it is given
+/// (a matcher reports a repeated pattern as its first copy only, so a
+/// second copy would count nothing).
+fn count_each(names: impl IntoIterator<Item = String>, runs: &Runs) -> FxMap<String, u32> {
+    let names: Vec<String> = names
+        .into_iter()
+        .collect::<BTreeSet<String>>()
+        .into_iter()
+        .collect();
+    let counts = count_in(&names, runs);
+    names.into_iter().zip(counts).collect()
 }
 
 /// How often each of `names` occurs (leftmost-longest) where `keep` holds
